@@ -1,0 +1,329 @@
+//! The position: an immutable value (pieces, side to move, Frisian king
+//! restriction state, Zobrist key). [`Position::play`] returns the child.
+
+use super::bitboard::{Bitboard, squares};
+use super::moves::Move;
+use super::square::Square;
+use super::zobrist::{self, KEYS};
+use crate::variant::Variant;
+
+/// A side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    #[inline(always)]
+    pub const fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The row on which this side's men promote (rules.md §4.1).
+    #[inline(always)]
+    pub const fn promotion_row(self) -> Bitboard {
+        match self {
+            Color::White => PROMO_WHITE,
+            Color::Black => PROMO_BLACK,
+        }
+    }
+}
+
+/// Squares 1..5 (White promotes there).
+const PROMO_WHITE: Bitboard = 0b11111;
+/// Squares 46..50 (Black promotes there): bits 49..53.
+const PROMO_BLACK: Bitboard = 0b11111 << 49;
+
+/// Frisian three-move restriction state of one side (rules.md §6): the king
+/// that made the side's latest quiet king moves and how many in a row.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub struct Restriction {
+    king: Option<Square>,
+    count: u8,
+}
+
+impl Restriction {
+    /// No tracked king.
+    pub const NONE: Restriction = Restriction { king: None, count: 0 };
+
+    /// A tracked king and its count of consecutive quiet moves (1..=3).
+    pub fn new(king: Square, count: u8) -> Option<Restriction> {
+        (1..=3)
+            .contains(&count)
+            .then_some(Restriction { king: Some(king), count })
+    }
+
+    /// The tracked king, if any.
+    pub fn king(self) -> Option<Square> {
+        self.king
+    }
+
+    /// The number of consecutive quiet moves of the tracked king.
+    pub fn count(self) -> u8 {
+        self.count
+    }
+
+    /// The king that may not make another quiet move, if any.
+    #[inline(always)]
+    pub fn blocked_king(self) -> Bitboard {
+        match self.king {
+            Some(k) if self.count >= 3 => k.mask(),
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn key(self, color: Color) -> u64 {
+        match self.king {
+            Some(k) => KEYS.restriction[color.index()][k.bit() as usize][self.count as usize],
+            None => 0,
+        }
+    }
+}
+
+/// A position: where the pieces stand, who moves, and the Frisian state.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Position {
+    white: Bitboard,
+    black: Bitboard,
+    kings: Bitboard,
+    side: Color,
+    restriction: [Restriction; 2],
+    key: u64,
+}
+
+impl Position {
+    /// The start position of both variants (rules.md §2).
+    pub fn start() -> Position {
+        let black: Bitboard = squares_mask(1..=20);
+        let white: Bitboard = squares_mask(31..=50);
+        Position::new(white, black, 0, Color::White)
+    }
+
+    /// A position from piece sets (bitboards in the layout of [`Square`]).
+    /// The caller guarantees the sets are disjoint and kings ⊆ white ∪ black.
+    pub fn new(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
+        let mut p = Position {
+            white,
+            black,
+            kings,
+            side,
+            restriction: [Restriction::NONE; 2],
+            key: 0,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The same position with the given Frisian restriction state of `color`.
+    pub fn with_restriction(mut self, color: Color, r: Restriction) -> Position {
+        self.key ^= self.restriction[color.index()].key(color) ^ r.key(color);
+        self.restriction[color.index()] = r;
+        self
+    }
+
+    /// The Zobrist key computed from scratch (for checking the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for (set, idx) in [
+            (self.white & !self.kings, zobrist::WHITE_MAN),
+            (self.black & !self.kings, zobrist::BLACK_MAN),
+            (self.white & self.kings, zobrist::WHITE_KING),
+            (self.black & self.kings, zobrist::BLACK_KING),
+        ] {
+            for s in squares(set) {
+                k ^= KEYS.piece[idx][s.bit() as usize];
+            }
+        }
+        if self.side == Color::Black {
+            k ^= KEYS.side;
+        }
+        k ^ self.restriction[0].key(Color::White) ^ self.restriction[1].key(Color::Black)
+    }
+
+    /// The Zobrist key (covers everything that decides the legal moves).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// All kings of both sides.
+    #[inline(always)]
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// All men of both sides.
+    #[inline(always)]
+    pub fn men(&self) -> Bitboard {
+        (self.white | self.black) & !self.kings
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.white | self.black
+    }
+
+    /// The pieces of the side to move.
+    #[inline(always)]
+    pub fn own(&self) -> Bitboard {
+        self.pieces(self.side)
+    }
+
+    /// The pieces of the side not to move.
+    #[inline(always)]
+    pub fn opponent(&self) -> Bitboard {
+        self.pieces(self.side.other())
+    }
+
+    /// The Frisian restriction state of `color` (always none in International).
+    #[inline(always)]
+    pub fn restriction(&self, color: Color) -> Restriction {
+        self.restriction[color.index()]
+    }
+
+    /// What stands on `sq`: `None` if empty, else (colour, is king).
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
+        let m = sq.mask();
+        let king = self.kings & m != 0;
+        if self.white & m != 0 {
+            Some((Color::White, king))
+        } else if self.black & m != 0 {
+            Some((Color::Black, king))
+        } else {
+            None
+        }
+    }
+
+    /// True if the move's piece is a king.
+    #[inline(always)]
+    pub fn is_king_move(&self, mv: &Move) -> bool {
+        self.kings & mv.from().mask() != 0
+    }
+
+    /// The position after `mv`, which must be legal here (copy-make).
+    #[inline]
+    pub fn play<V: Variant>(&self, mv: &Move) -> Position {
+        let me = self.side;
+        let from = mv.from().mask();
+        let to = mv.to().mask();
+        let captured = mv.captured();
+        let was_king = self.kings & from != 0;
+        let (mut own, mut opp) = (self.own(), self.opponent());
+        let mut kings = self.kings;
+        let mut key = self.key ^ KEYS.side;
+
+        // from == to is possible for a capture round trip: the xor is then 0.
+        own ^= from ^ to;
+        let (man_idx, king_idx) = piece_indices(me);
+        if was_king {
+            kings ^= from ^ to;
+            key ^= KEYS.piece[king_idx][mv.from().bit() as usize]
+                ^ KEYS.piece[king_idx][mv.to().bit() as usize];
+        } else if to & me.promotion_row() != 0 {
+            kings |= to;
+            key ^= KEYS.piece[man_idx][mv.from().bit() as usize]
+                ^ KEYS.piece[king_idx][mv.to().bit() as usize];
+        } else {
+            key ^= KEYS.piece[man_idx][mv.from().bit() as usize]
+                ^ KEYS.piece[man_idx][mv.to().bit() as usize];
+        }
+        if captured != 0 {
+            let (o_man, o_king) = piece_indices(me.other());
+            for s in squares(captured & !kings) {
+                key ^= KEYS.piece[o_man][s.bit() as usize];
+            }
+            for s in squares(captured & kings) {
+                key ^= KEYS.piece[o_king][s.bit() as usize];
+            }
+            opp &= !captured;
+            kings &= !captured;
+        }
+
+        let mut restriction = self.restriction;
+        if V::KING_RESTRICTION {
+            // rules.md §6, rule 1 for the mover, rule 2 for the opponent.
+            let old = restriction;
+            let mine = &mut restriction[me.index()];
+            *mine = if captured == 0 && was_king && own & !kings != 0 {
+                match mine.king {
+                    Some(k) if k == mv.from() => Restriction {
+                        king: Some(mv.to()),
+                        count: (mine.count + 1).min(3),
+                    },
+                    _ => Restriction {
+                        king: Some(mv.to()),
+                        count: 1,
+                    },
+                }
+            } else {
+                Restriction::NONE
+            };
+            let theirs = &mut restriction[me.other().index()];
+            if let Some(k) = theirs.king
+                && (captured & k.mask() != 0 || opp & !kings == 0)
+            {
+                *theirs = Restriction::NONE;
+            }
+            for c in [Color::White, Color::Black] {
+                key ^= old[c.index()].key(c) ^ restriction[c.index()].key(c);
+            }
+        }
+
+        let (white, black) = match me {
+            Color::White => (own, opp),
+            Color::Black => (opp, own),
+        };
+        Position {
+            white,
+            black,
+            kings,
+            side: me.other(),
+            restriction,
+            key,
+        }
+    }
+}
+
+#[inline(always)]
+const fn piece_indices(c: Color) -> (usize, usize) {
+    match c {
+        Color::White => (zobrist::WHITE_MAN, zobrist::WHITE_KING),
+        Color::Black => (zobrist::BLACK_MAN, zobrist::BLACK_KING),
+    }
+}
+
+/// The bitboard of the squares numbered in `range`.
+pub fn squares_mask(range: impl IntoIterator<Item = u32>) -> Bitboard {
+    range
+        .into_iter()
+        .filter_map(Square::from_number)
+        .fold(0, |b, s| b | s.mask())
+}

@@ -1,0 +1,176 @@
+//! Command-line interface: argument parsing (clap) and the `perft` and
+//! `show` tools. Every error is a message on stderr and a non-zero exit.
+
+use clap::{Args, Parser, Subcommand};
+use molkwar::board::{fen, movegen, notation};
+use molkwar::game::Game;
+use molkwar::variant::VariantKind;
+use molkwar::{Color, Position, perft, with_variant};
+use std::time::Instant;
+
+/// molkwar — an International and Frisian draughts engine (Hub protocol).
+#[derive(Parser, Debug)]
+#[command(name = "molkwar", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (rules check and speed).
+    Perft(PerftArgs),
+    /// Print a position: board, Hub and FEN strings, legal moves, counters.
+    Show(PositionArgs),
+}
+
+/// Where the position comes from.
+#[derive(Args, Debug, Clone)]
+struct PositionArgs {
+    /// Variant: normal (international) or frisian; frisian-seed is Frisian
+    /// with the seed's king moves along rows and columns (rules.md D1).
+    #[arg(long, default_value = "normal")]
+    variant: String,
+    /// Start position as a 51-character Hub string.
+    #[arg(long, conflicts_with = "fen")]
+    pos: Option<String>,
+    /// Start position as a PDN FEN (W:W31-50:B1-20).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, space separated (Hub or PDN notation).
+    #[arg(long)]
+    moves: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// For the last depth, print the leaf count below every legal move.
+    #[arg(long)]
+    divide: bool,
+    /// Play every leaf move instead of counting the last ply's moves.
+    #[arg(long)]
+    no_bulk: bool,
+    /// Depth in plies.
+    depth: u32,
+}
+
+impl PositionArgs {
+    fn game(&self) -> Result<Game, String> {
+        let variant: VariantKind = self.variant.parse().map_err(|e| format!("{e}"))?;
+        let start = match (&self.pos, &self.fen) {
+            (Some(p), _) => fen::parse_hub(p).map_err(|e| e.to_string())?,
+            (None, Some(f)) => fen::parse_fen(f).map_err(|e| e.to_string())?,
+            (None, None) => Position::start(),
+        };
+        let mut game = Game::new(variant, start);
+        if let Some(m) = &self.moves {
+            game.play_all(m).map_err(|e| e.to_string())?;
+        }
+        Ok(game)
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Perft(a)) => run_perft(&a),
+        Some(Command::Show(a)) => run_show(&a),
+        None => Err("Hub mode is not built yet".to_string()),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("molkwar: {e}");
+            1
+        }
+    }
+}
+
+fn run_perft(a: &PerftArgs) -> Result<(), String> {
+    let game = a.position.game()?;
+    let pos = *game.position();
+    let bulk = !a.no_bulk;
+    with_variant!(game.variant(), V => {
+        for d in 1..=a.depth {
+            let t = Instant::now();
+            let n = perft::perft::<V>(&pos, d, bulk);
+            let s = t.elapsed().as_secs_f64();
+            println!("depth {d} leaves {n} time {s:.3} s speed {:.1} M/s", n as f64 / s.max(1e-9) / 1e6);
+        }
+        if a.divide && a.depth > 0 {
+            let mut total = 0;
+            for (mv, n) in perft::divide::<V>(&pos, a.depth, bulk) {
+                println!("{mv} {n}");
+                total += n;
+            }
+            println!("total {total}");
+        }
+    });
+    Ok(())
+}
+
+fn board_ascii(pos: &Position) -> String {
+    let mut s = String::new();
+    for r in 0..10 {
+        s.push_str(&format!("{:>2} ", 10 - r));
+        for c in 0..10 {
+            let ch = match molkwar::Square::from_row_column(r, c) {
+                None => ' ',
+                Some(sq) => match pos.piece_at(sq) {
+                    None => '.',
+                    Some((Color::White, false)) => 'w',
+                    Some((Color::Black, false)) => 'b',
+                    Some((Color::White, true)) => 'W',
+                    Some((Color::Black, true)) => 'B',
+                },
+            };
+            s.push(' ');
+            s.push(ch);
+        }
+        s.push('\n');
+    }
+    s.push_str("    a b c d e f g h i j\n");
+    s
+}
+
+fn run_show(a: &PositionArgs) -> Result<(), String> {
+    let game = a.game()?;
+    let pos = game.position();
+    print!("{}", board_ascii(pos));
+    println!("hub: {}", fen::to_hub(pos));
+    println!("fen: {}", fen::to_fen(pos));
+    let legal = game.legal_moves();
+    let moves: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+    println!("moves: {}", moves.join(" "));
+    let pdn: Vec<String> = legal.iter().map(|m| notation::to_pdn(m, &legal)).collect();
+    println!("pdn: {}", pdn.join(" "));
+    let d = game.draw_state();
+    let restr = |c: Color| {
+        let r = pos.restriction(c);
+        match r.king() {
+            Some(k) => format!("{k}/{}", r.count()),
+            None => "0/0".to_string(),
+        }
+    };
+    println!(
+        "state: quiet-plies={} material={} material-plies={} repetitions={} king-counter W={} B={}",
+        d.quiet_plies,
+        d.material.map_or("none", |r| r.name()),
+        d.material_plies,
+        game.repetitions(),
+        restr(Color::White),
+        restr(Color::Black)
+    );
+    println!("result: {}", game.outcome());
+    let _ = movegen::count::<molkwar::variant::International>;
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! molkwar: a draughts engine for International (FMJD) and Frisian draughts
+//! speaking the Hub protocol.
+
+pub mod board;
+pub mod game;
+pub mod perft;
+pub mod variant;
+
+pub use board::{Color, Move, MoveList, Position, Square};
+pub use game::{Game, Outcome};
+pub use variant::{DrawRule, Variant, VariantKind};
