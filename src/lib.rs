@@ -4,6 +4,7 @@
 pub mod board;
 pub mod game;
 pub mod perft;
+pub mod search;
 pub mod variant;
 
 pub use board::{Color, Move, MoveList, Position, Square};
