@@ -2,7 +2,7 @@
 //! `show` tools. Every error is a message on stderr and a non-zero exit.
 
 use clap::{Args, Parser, Subcommand};
-use molkwar::board::{fen, movegen, notation};
+use molkwar::board::{fen, notation};
 use molkwar::game::Game;
 use molkwar::variant::VariantKind;
 use molkwar::{Color, Position, perft, with_variant};
@@ -171,6 +171,5 @@ fn run_show(a: &PositionArgs) -> Result<(), String> {
         restr(Color::Black)
     );
     println!("result: {}", game.outcome());
-    let _ = movegen::count::<molkwar::variant::International>;
     Ok(())
 }

@@ -18,7 +18,11 @@ pub fn perft<V: Variant>(pos: &Position, depth: u32, bulk: bool) -> u64 {
     let mut n = 0;
     for mv in &list {
         let child = pos.play::<V>(mv);
-        n += if depth == 1 { 1 } else { perft::<V>(&child, depth - 1, bulk) };
+        n += if depth == 1 {
+            1
+        } else {
+            perft::<V>(&child, depth - 1, bulk)
+        };
     }
     n
 }
@@ -27,6 +31,11 @@ pub fn perft<V: Variant>(pos: &Position, depth: u32, bulk: bool) -> u64 {
 pub fn divide<V: Variant>(pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
     movegen::legal_moves::<V>(pos)
         .iter()
-        .map(|mv| (*mv, perft::<V>(&pos.play::<V>(mv), depth.saturating_sub(1), bulk)))
+        .map(|mv| {
+            (
+                *mv,
+                perft::<V>(&pos.play::<V>(mv), depth.saturating_sub(1), bulk),
+            )
+        })
         .collect()
 }

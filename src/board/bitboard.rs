@@ -73,7 +73,11 @@ impl Dir {
 
     /// The opposite direction.
     pub const fn reverse(self) -> Dir {
-        if self.0 < 4 { Dir(3 - self.0) } else { Dir(self.0 ^ 1) }
+        if self.0 < 4 {
+            Dir(3 - self.0)
+        } else {
+            Dir(self.0 ^ 1)
+        }
     }
 }
 
@@ -123,7 +127,11 @@ pub fn step(bb: Bitboard, dir: Dir) -> Bitboard {
         Dir::E => bb & !COLUMN_EDGE_RIGHT,
         _ => bb,
     };
-    if o > 0 { (bb << o) & BOARD } else { (bb >> -o) & BOARD }
+    if o > 0 {
+        (bb << o) & BOARD
+    } else {
+        (bb >> -o) & BOARD
+    }
 }
 
 /// Squares with index-in-row 0 (6, 16, 26, ... and 1, 11, ...): no W neighbour.
@@ -266,6 +274,9 @@ mod tests {
         assert_eq!(free_ray(Dir::NE, sq(28), occ), sq(23).mask());
         assert_eq!(first_blocker(Dir::SW, sq(28), occ), Some(sq(37)));
         assert_eq!(free_ray(Dir::SW, sq(28), occ), sq(32).mask());
-        assert_eq!(free_ray(Dir::NW, sq(28), occ), sq(22).mask() | sq(17).mask() | sq(11).mask() | sq(6).mask());
+        assert_eq!(
+            free_ray(Dir::NW, sq(28), occ),
+            sq(22).mask() | sq(17).mask() | sq(11).mask() | sq(6).mask()
+        );
     }
 }

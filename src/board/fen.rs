@@ -52,7 +52,11 @@ impl fmt::Display for PositionError {
             PositionError::ManOnPromotionRow { square, color } => write!(
                 f,
                 "bad position: {} man on square {square}, its own promotion row",
-                if *color == Color::White { "white" } else { "black" }
+                if *color == Color::White {
+                    "white"
+                } else {
+                    "black"
+                }
             ),
             PositionError::Syntax(s) => write!(f, "bad position: {s}"),
         }
@@ -68,7 +72,10 @@ fn build(
     kings: Bitboard,
     side: Color,
 ) -> Result<Position, PositionError> {
-    for (men, color) in [(white & !kings, Color::White), (black & !kings, Color::Black)] {
+    for (men, color) in [
+        (white & !kings, Color::White),
+        (black & !kings, Color::Black),
+    ] {
         if let Some(s) = squares(men & color.promotion_row()).next() {
             return Err(PositionError::ManOnPromotionRow {
                 square: s.number(),
@@ -179,7 +186,11 @@ enum Section {
 fn section(input: &str) -> IResult<&str, Section> {
     alt((
         (ws(one_of("WwBb")), separated_list0(ws(char(',')), item)).map(|(c, items)| {
-            let color = if c.eq_ignore_ascii_case(&'w') { Color::White } else { Color::Black };
+            let color = if c.eq_ignore_ascii_case(&'w') {
+                Color::White
+            } else {
+                Color::Black
+            };
             Section::Pieces(color, items)
         }),
         nom::bytes::complete::take_while(|c| c != ':').map(|_| Section::Other),
@@ -262,7 +273,11 @@ pub fn to_fen(pos: &Position) -> String {
 
 /// Reads either form: a 51-character Hub string or a FEN (has a `:`).
 pub fn parse_any(s: &str) -> Result<Position, PositionError> {
-    if s.contains(':') { parse_fen(s) } else { parse_hub(s) }
+    if s.contains(':') {
+        parse_fen(s)
+    } else {
+        parse_hub(s)
+    }
 }
 
 #[cfg(test)]
@@ -296,7 +311,13 @@ mod tests {
         assert_eq!(parse_hub("Wbbb"), Err(PositionError::Length(4)));
         let mut bad = START_HUB.to_string();
         bad.replace_range(10..11, "x");
-        assert_eq!(parse_hub(&bad), Err(PositionError::Character { square: 10, ch: 'x' }));
+        assert_eq!(
+            parse_hub(&bad),
+            Err(PositionError::Character {
+                square: 10,
+                ch: 'x'
+            })
+        );
         let side = format!("X{}", &START_HUB[1..]);
         assert_eq!(parse_hub(&side), Err(PositionError::Side('X')));
         assert_eq!(parse_fen("W:W51:B1"), Err(PositionError::SquareNumber(51)));
@@ -304,15 +325,30 @@ mod tests {
         assert_eq!(parse_fen("W:W28:B28"), Err(PositionError::Duplicate(28)));
         assert_eq!(
             parse_fen("W:W3:B40"),
-            Err(PositionError::ManOnPromotionRow { square: 3, color: Color::White })
+            Err(PositionError::ManOnPromotionRow {
+                square: 3,
+                color: Color::White
+            })
         );
         assert_eq!(
             parse_fen("W:W30:B47"),
-            Err(PositionError::ManOnPromotionRow { square: 47, color: Color::Black })
+            Err(PositionError::ManOnPromotionRow {
+                square: 47,
+                color: Color::Black
+            })
         );
-        assert!(matches!(parse_fen("W:W3x:B4"), Err(PositionError::Syntax(_))));
-        assert!(matches!(parse_fen("Q:W3:B4"), Err(PositionError::Syntax(_))));
-        assert!(matches!(parse_fen("W:W30-20:B4"), Err(PositionError::Syntax(_))));
+        assert!(matches!(
+            parse_fen("W:W3x:B4"),
+            Err(PositionError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_fen("Q:W3:B4"),
+            Err(PositionError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_fen("W:W30-20:B4"),
+            Err(PositionError::Syntax(_))
+        ));
         assert!(matches!(parse_fen(""), Err(PositionError::Syntax(_))));
         assert!(parse_fen("W:W99999999999999999999:B1").is_err());
     }

@@ -191,7 +191,10 @@ impl Captures<'_> {
                 continue;
             }
             found = true;
-            self.man::<V>(Square::from_bit_unchecked(land.trailing_zeros()), captured | over);
+            self.man::<V>(
+                Square::from_bit_unchecked(land.trailing_zeros()),
+                captured | over,
+            );
         }
         if !found {
             self.record::<V>(sq, captured);
@@ -202,7 +205,13 @@ impl Captures<'_> {
     /// `straight` is false on landing squares past the first, where going on
     /// in the arrival direction would only repeat the first square's
     /// sequences (rules.md §5.5 convention).
-    fn king<V: Variant>(&mut self, sq: Square, captured: Bitboard, arrival: Option<Dir>, straight: bool) {
+    fn king<V: Variant>(
+        &mut self,
+        sq: Square,
+        captured: Bitboard,
+        arrival: Option<Dir>,
+        straight: bool,
+    ) {
         let prey = self.opp & !captured;
         let mut found = false;
         for &d in capture_dirs::<V>() {

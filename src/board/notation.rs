@@ -37,7 +37,11 @@ struct Written {
 }
 
 fn split(text: &str) -> Result<Written, MoveError> {
-    let bad = || MoveError::Syntax(format!("'{text}' is not a move (expected like 32-28 or 28x19x23)"));
+    let bad = || {
+        MoveError::Syntax(format!(
+            "'{text}' is not a move (expected like 32-28 or 28x19x23)"
+        ))
+    };
     let t = text.trim();
     let capture = t.contains(['x', 'X', ':']);
     let mut squares = Vec::new();
@@ -75,9 +79,8 @@ fn fits(pos: &Position, mv: &Move, w: &Written) -> bool {
     let hub = mv.to() == s[1] && given & !mv.captured() == 0;
     let path_squares: Bitboard = s[1..s.len() - 1].iter().fold(0, |b, q| b | q.mask());
     let free = !pos.occupied() | mv.from().mask();
-    let path = mv.to() == s[s.len() - 1]
-        && path_squares & mv.captured() == 0
-        && path_squares & !free == 0;
+    let path =
+        mv.to() == s[s.len() - 1] && path_squares & mv.captured() == 0 && path_squares & !free == 0;
     hub || path
 }
 

@@ -55,13 +55,17 @@ pub struct Restriction {
 
 impl Restriction {
     /// No tracked king.
-    pub const NONE: Restriction = Restriction { king: None, count: 0 };
+    pub const NONE: Restriction = Restriction {
+        king: None,
+        count: 0,
+    };
 
     /// A tracked king and its count of consecutive quiet moves (1..=3).
     pub fn new(king: Square, count: u8) -> Option<Restriction> {
-        (1..=3)
-            .contains(&count)
-            .then_some(Restriction { king: Some(king), count })
+        (1..=3).contains(&count).then_some(Restriction {
+            king: Some(king),
+            count,
+        })
     }
 
     /// The tracked king, if any.

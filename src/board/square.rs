@@ -84,7 +84,11 @@ impl Square {
     pub const fn column(self) -> u32 {
         let n = self.number() - 1;
         let k = n % 5;
-        if (n / 5) % 2 == 0 { 2 * k + 1 } else { 2 * k }
+        if (n / 5).is_multiple_of(2) {
+            2 * k + 1
+        } else {
+            2 * k
+        }
     }
 
     /// The square at row `r`, column `c` (0-based), if it is a dark square.
@@ -117,7 +121,10 @@ mod tests {
             let s = Square::from_number(n).unwrap();
             assert_eq!(s.number(), n);
             assert_eq!(Square::from_bit(s.bit()), Some(s));
-            assert_eq!(Square::from_row_column(s.row() as i32, s.column() as i32), Some(s));
+            assert_eq!(
+                Square::from_row_column(s.row() as i32, s.column() as i32),
+                Some(s)
+            );
         }
         for ghost in [10, 21, 32, 43, 54, 63] {
             assert_eq!(Square::from_bit(ghost), None);

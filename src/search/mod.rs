@@ -68,7 +68,10 @@ pub struct Info {
 pub enum Event {
     Info(Info),
     /// The final answer: `best` is `None` only when there is no legal move.
-    Done { best: Option<Move>, ponder: Option<Move> },
+    Done {
+        best: Option<Move>,
+        ponder: Option<Move>,
+    },
 }
 
 /// Engine-wide search state that survives between searches (the
@@ -137,7 +140,13 @@ impl Engine {
 
     /// Starts a search of the game's current position; events go to `tx`.
     /// PLACEHOLDER implementation: answers the first legal move at once.
-    pub fn start(&mut self, game: &Game, _limits: Limits, _mode: Mode, tx: Sender<Event>) -> SearchHandle {
+    pub fn start(
+        &mut self,
+        game: &Game,
+        _limits: Limits,
+        _mode: Mode,
+        tx: Sender<Event>,
+    ) -> SearchHandle {
         let _ = (self.threads, self.tt_log2);
         let stop = Arc::new(AtomicBool::new(false));
         let ponder_hit = Arc::new(AtomicBool::new(false));

@@ -24,7 +24,11 @@ fn value(men: u32, kings: u32, by_king: bool) -> u32 {
 /// §8.2.2: counts plies without capture while no man is on the board.
 #[inline]
 fn kings_only_counter(before: u16, capture: bool, after: &Position) -> u16 {
-    if capture || after.men() != 0 { 0 } else { before.saturating_add(1) }
+    if capture || after.men() != 0 {
+        0
+    } else {
+        before.saturating_add(1)
+    }
 }
 
 /// §8.2.3: exactly two kings against exactly one king, 14 plies.
@@ -52,7 +56,12 @@ macro_rules! frisian_variant {
             }
 
             #[inline]
-            fn quiet_counter(before: u16, capture: bool, _king_moved: bool, after: &Position) -> u16 {
+            fn quiet_counter(
+                before: u16,
+                capture: bool,
+                _king_moved: bool,
+                after: &Position,
+            ) -> u16 {
                 kings_only_counter(before, capture, after)
             }
             const QUIET_LIMIT: (u16, DrawRule) = (100, DrawRule::KingsOnly50);

@@ -23,7 +23,11 @@ impl Variant for International {
     /// §8.1.2: +1 after a quiet king move, 0 after a man move or a capture.
     #[inline]
     fn quiet_counter(before: u16, capture: bool, king_moved: bool, _after: &Position) -> u16 {
-        if capture || !king_moved { 0 } else { before.saturating_add(1) }
+        if capture || !king_moved {
+            0
+        } else {
+            before.saturating_add(1)
+        }
     }
     const QUIET_LIMIT: (u16, DrawRule) = (50, DrawRule::TwentyFiveMove);
 

@@ -122,7 +122,11 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant '{}' (expected normal or frisian)", self.0)
+        write!(
+            f,
+            "unknown variant '{}' (expected normal or frisian)",
+            self.0
+        )
     }
 }
 
@@ -167,5 +171,8 @@ macro_rules! with_variant {
 /// Counts of one side's pieces, for the material rules of §8.
 #[inline]
 pub(crate) fn counts(pieces: Bitboard, kings: Bitboard) -> (u32, u32) {
-    ((pieces & !kings).count_ones(), (pieces & kings).count_ones())
+    (
+        (pieces & !kings).count_ones(),
+        (pieces & kings).count_ones(),
+    )
 }
