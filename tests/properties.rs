@@ -364,12 +364,12 @@ fn expect_ok<V: Variant>(fen: &str, input: &str, hub: &str, errs: &mut Vec<Strin
 fn expect_err<V: Variant>(fen: &str, input: &str, want: &str, errs: &mut Vec<String>) {
     let (pos, legal) = setup::<V>(fen);
     let got = parse_move(&pos, &legal, input);
-    let ok = match (&got, want) {
-        (Err(MoveError::Ambiguous(_)), "ambiguous") => true,
-        (Err(MoveError::Illegal(_)), "illegal") => true,
-        (Err(MoveError::Syntax(_)), "syntax") => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (&got, want),
+        (Err(MoveError::Ambiguous(_)), "ambiguous")
+            | (Err(MoveError::Illegal(_)), "illegal")
+            | (Err(MoveError::Syntax(_)), "syntax")
+    );
     if !ok {
         errs.push(format!("{fen}: '{input}' should be {want}, got {got:?}"));
     }
