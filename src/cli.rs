@@ -22,6 +22,17 @@ enum Command {
     Perft(PerftArgs),
     /// Print a position: board, Hub and FEN strings, legal moves, counters.
     Show(PositionArgs),
+    /// Hub protocol mode (also the default): `--log <file>`, and
+    /// `--name=value` engine parameters (unknown ones are ignored).
+    Hub(HubArgs),
+}
+
+/// Arguments of `hub`, read by the hub module itself so that any
+/// `--name=value` is accepted.
+#[derive(Args, Debug)]
+struct HubArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    args: Vec<String>,
 }
 
 /// Where the position comes from.
@@ -84,7 +95,8 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Some(Command::Perft(a)) => run_perft(&a),
         Some(Command::Show(a)) => run_show(&a),
-        None => Err("Hub mode is not built yet".to_string()),
+        Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
+        None => return molkwar::hub::run(&[]),
     };
     match result {
         Ok(()) => 0,

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod game;
+pub mod hub;
 pub mod perft;
 pub mod search;
 pub mod variant;
