@@ -127,12 +127,16 @@ pub fn read_wolf(v: &str) -> Result<Vec<Wolf>, String> {
             _ => return Err(bad(e)),
         };
         let (sq, n) = chars.as_str().split_once('=').ok_or_else(|| bad(e))?;
-        let sq: u32 = sq.trim().parse().map_err(|_| bad(e))?;
-        let square = Square::from_number(sq).ok_or_else(|| bad(e))?;
         let count: u8 = n.trim().parse().map_err(|_| bad(e))?;
         if count > 3 {
             return Err(format!("bad wolf entry '{e}': count above 3"));
         }
+        let sq: u32 = sq.trim().parse().map_err(|_| bad(e))?;
+        if count == 0 {
+            // Nothing tracked: the square does not matter (may be 0).
+            continue;
+        }
+        let square = Square::from_number(sq).ok_or_else(|| bad(e))?;
         if out.iter().any(|w: &Wolf| w.color == color) {
             continue;
         }
@@ -177,12 +181,13 @@ mod tests {
 
     #[test]
     fn wolf_and_modes() {
-        let w = read_wolf("W23=2 B4=0").unwrap();
-        assert_eq!(w.len(), 2);
+        let w = read_wolf("W23=2 B0=0").unwrap();
+        assert_eq!(w.len(), 1);
         assert_eq!(w[0].square.number(), 23);
         assert_eq!(w[0].count, 2);
         assert!(read_wolf("X1=1").is_err());
         assert!(read_wolf("W51=1").is_err());
+        assert!(read_wolf("W51=0").is_ok());
         assert!(read_wolf("W1=4").is_err());
         assert!(read_wolf("W1").is_err());
         assert_eq!(go_mode(&parse_line("go ponder").unwrap()), Mode::Ponder);

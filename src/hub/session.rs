@@ -61,9 +61,10 @@ pub struct Session {
     events: UnboundedSender<Msg>,
 }
 
-/// Commands that do not interrupt a running search.
+/// Commands that do not interrupt a running search (`quit` ends the
+/// process without waiting for it).
 pub fn keeps_search(command: &str) -> bool {
-    matches!(command, "ping" | "ponder-hit" | "stop")
+    matches!(command, "ping" | "ponder-hit" | "stop" | "quit")
 }
 
 impl Session {
