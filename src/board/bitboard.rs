@@ -110,6 +110,36 @@ const fn build_rays() -> [[Bitboard; BITS]; 8] {
 /// `RAYS[dir][bit]`: every square reached by repeating the step from `bit`.
 static RAYS: [[Bitboard; BITS]; 8] = build_rays();
 
+const fn build_neighbours(rays: &[[Bitboard; BITS]; 8]) -> [[Bitboard; BITS]; 8] {
+    let mut t = [[0u64; BITS]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut b = 0;
+        while b < BITS {
+            let r = rays[d][b];
+            t[d][b] = if r == 0 {
+                0
+            } else if Dir(d as u8).increasing() {
+                r & r.wrapping_neg()
+            } else {
+                1u64 << (63 - r.leading_zeros())
+            };
+            b += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `NEIGHBOURS[dir][bit]`: the square one step from `bit`, or 0.
+static NEIGHBOURS: [[Bitboard; BITS]; 8] = build_neighbours(&RAYS);
+
+/// The square one step from `sq` in direction `dir` (empty if off the board).
+#[inline(always)]
+pub fn neighbour(dir: Dir, sq: Square) -> Bitboard {
+    NEIGHBOURS[dir.0 as usize][sq.bit() as usize]
+}
+
 /// The squares along `dir` from `sq`, nearest first in bit order.
 #[inline(always)]
 pub fn ray(dir: Dir, sq: Square) -> Bitboard {

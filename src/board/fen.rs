@@ -300,7 +300,7 @@ mod tests {
     fn kings_empty_lists_and_extra_fields() {
         let p = parse_fen("B:W28,K5:BK1,K2-4").unwrap();
         assert_eq!(p.side(), Color::Black);
-        assert_eq!(to_fen(&p), "B:W28,K5:BK1,K2,K3,K4");
+        assert_eq!(to_fen(&p), "B:WK5,28:BK1,K2,K3,K4");
         assert_eq!(to_fen(&parse_fen("B:W:B13").unwrap()), "B:W:B13");
         assert_eq!(to_fen(&parse_fen("W:W28:B").unwrap()), "W:W28:B");
         assert_eq!(to_fen(&parse_fen("W:W28:B19:H0:F1").unwrap()), "W:W28:B19");

@@ -11,6 +11,47 @@ use super::position::{Color, Position};
 use super::square::Square;
 use crate::variant::Variant;
 
+/// Runs `$body` once per capture direction of `$V` with `$d` bound to a
+/// constant direction, so that the compiler folds every step into a shift.
+macro_rules! for_capture_dirs {
+    ($V:ty, |$d:ident| $body:block) => {{
+        {
+            let $d = Dir::NW;
+            $body
+        }
+        {
+            let $d = Dir::NE;
+            $body
+        }
+        {
+            let $d = Dir::SW;
+            $body
+        }
+        {
+            let $d = Dir::SE;
+            $body
+        }
+        if <$V>::ORTHOGONAL_CAPTURES {
+            {
+                let $d = Dir::W;
+                $body
+            }
+            {
+                let $d = Dir::E;
+                $body
+            }
+            {
+                let $d = Dir::N;
+                $body
+            }
+            {
+                let $d = Dir::S;
+                $body
+            }
+        }
+    }};
+}
+
 /// Directions a piece captures in: 4 diagonals, plus 4 orthogonals in Frisian.
 #[inline(always)]
 fn capture_dirs<V: Variant>() -> &'static [Dir] {
@@ -60,10 +101,16 @@ pub fn legal_moves<V: Variant>(pos: &Position) -> MoveList {
 /// The number of legal moves, without building the list when there is no
 /// capture (bulk counting for perft).
 pub fn count<V: Variant>(pos: &Position) -> usize {
+    count_with::<V>(pos, &mut MoveList::new())
+}
+
+/// [`count`] with a caller-provided scratch list (used only when a capture
+/// must be generated), so hot loops need no fresh list.
+pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     if has_capture::<V>(pos) {
-        let mut list = MoveList::new();
-        generate_captures::<V>(pos, &mut list);
-        return list.len();
+        scratch.clear();
+        generate_captures::<V>(pos, scratch);
+        return scratch.len();
     }
     let side = pos.side();
     let empty = BOARD & !pos.occupied();
@@ -87,6 +134,16 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 fn men_jumping(men: Bitboard, opp: Bitboard, empty: Bitboard, d: Dir) -> Bitboard {
     let r = d.reverse();
     men & step(opp & step(empty, r), r)
+}
+
+/// True if a man on the square `m` can jump a piece of `prey` onto `empty`.
+#[inline(always)]
+fn man_can_jump<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> bool {
+    let mut any = 0;
+    for_capture_dirs!(V, |d| {
+        any |= step(step(m, d) & prey, d) & empty;
+    });
+    any != 0
 }
 
 /// True if the side to move has a capture (and so must capture, §5.1).
@@ -144,8 +201,12 @@ struct Captures<'a> {
     opp: Bitboard,
     /// Opponent kings, for the Frisian value.
     opp_kings: Bitboard,
+    /// Every occupied square.
+    all: Bitboard,
     /// Occupied squares without the capturing piece's start square (§5.2.1).
     occ: Bitboard,
+    /// The complement of `occ` on the board.
+    empty: Bitboard,
     from: Square,
     by_king: bool,
     best: u32,
@@ -153,6 +214,14 @@ struct Captures<'a> {
 }
 
 impl Captures<'_> {
+    /// Prepares the search of the piece on `from`, which lifts off (§5.2.1).
+    #[inline(always)]
+    fn start(&mut self, from: Square) {
+        self.from = from;
+        self.occ = self.all & !from.mask();
+        self.empty = BOARD & !self.occ;
+    }
+
     /// A complete sequence ending on `to` with `captured`: keep it if it is
     /// among the best (§5.6), once (§5.5).
     #[inline]
@@ -170,7 +239,9 @@ impl Captures<'_> {
         if score > self.best {
             self.best = score;
             self.list.clear();
-        } else if captured.count_ones() >= 2 && self.list.contains(&mv) {
+        } else if captured.count_ones() >= 3 && self.list.contains(&mv) {
+            // With one or two pieces captured two routes cannot share their
+            // end square (rules.md §5.5), so only longer captures are checked.
             return;
         }
         self.list.push(mv);
@@ -178,24 +249,28 @@ impl Captures<'_> {
 
     /// Man on `sq` having captured `captured` so far.
     fn man<V: Variant>(&mut self, sq: Square, captured: Bitboard) {
-        let empty = BOARD & !self.occ;
         let prey = self.opp & !captured;
+        let m = sq.mask();
         let mut found = false;
-        for &d in capture_dirs::<V>() {
-            let over = step(sq.mask(), d);
-            if over & prey == 0 {
-                continue;
+        // Unrolled over the capture directions: with constant directions
+        // each step is a plain shift.
+        for_capture_dirs!(V, |d| {
+            let over = step(m, d) & prey;
+            if over != 0 {
+                let land = step(over, d) & self.empty;
+                if land != 0 {
+                    found = true;
+                    let to = Square::from_bit_unchecked(land.trailing_zeros());
+                    // Most sequences end after this jump: record them here
+                    // rather than pay for a call that finds nothing.
+                    if man_can_jump::<V>(land, prey & !over, self.empty) {
+                        self.man::<V>(to, captured | over);
+                    } else {
+                        self.record::<V>(to, captured | over);
+                    }
+                }
             }
-            let land = step(over, d);
-            if land & empty == 0 {
-                continue;
-            }
-            found = true;
-            self.man::<V>(
-                Square::from_bit_unchecked(land.trailing_zeros()),
-                captured | over,
-            );
-        }
+        });
         if !found {
             self.record::<V>(sq, captured);
         }
@@ -257,31 +332,24 @@ fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
     for &d in capture_dirs::<V>() {
         jumpers |= men_jumping(men, opp, empty, d);
     }
-    let mut best = 0;
+    let mut c = Captures {
+        opp,
+        opp_kings: opp & pos.kings(),
+        all: occ_all,
+        occ: occ_all,
+        empty,
+        from: Square::from_bit_unchecked(0),
+        by_king: false,
+        best: 0,
+        list,
+    };
     for from in squares(jumpers) {
-        let mut c = Captures {
-            opp,
-            opp_kings: opp & pos.kings(),
-            occ: occ_all & !from.mask(),
-            from,
-            by_king: false,
-            best,
-            list,
-        };
+        c.start(from);
         c.man::<V>(from, 0);
-        best = c.best;
     }
+    c.by_king = true;
     for from in squares(own & pos.kings()) {
-        let mut c = Captures {
-            opp,
-            opp_kings: opp & pos.kings(),
-            occ: occ_all & !from.mask(),
-            from,
-            by_king: true,
-            best,
-            list,
-        };
+        c.start(from);
         c.king::<V>(from, 0, None, true);
-        best = c.best;
     }
 }

@@ -2,7 +2,7 @@
 //! on [`Move`]; this module reads moves leniently against the legal moves
 //! (`../shared/hub-clients.md`) and writes standard PDN notation (§9.1).
 
-use super::bitboard::Bitboard;
+use super::bitboard::{Bitboard, Dir, ray};
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::square::Square;
@@ -60,44 +60,94 @@ fn split(text: &str) -> Result<Written, MoveError> {
     Ok(Written { squares })
 }
 
-/// Does `mv` fit the written squares? Either as Hub (`from x to x captured…`,
-/// the captured squares any subset of the move's) or as a path of landing
-/// squares (`from x l1 x … x to`, the intermediate squares not captured and
-/// empty before the move).
-fn fits(pos: &Position, mv: &Move, w: &Written) -> bool {
+/// How well a legal move fits what was written.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    No,
+    /// Only as a partial path: the named intermediate squares are empty and
+    /// not captured, but the legs were not checked jump by jump.
+    Loose,
+    /// As Hub (`from x to x captured…`, captured squares a subset of the
+    /// move's), as `from-to`/`fromxto`, or as a full path of landing squares
+    /// whose every leg jumps exactly one captured piece.
+    Exact,
+}
+
+/// Is the leg `a`→`b` one jump along a line over exactly one square of
+/// `captured`, every other square between being empty?
+fn single_jump(a: Square, b: Square, captured: Bitboard, free: Bitboard) -> Option<Bitboard> {
+    for d in Dir::ALL {
+        let r = ray(d, a);
+        if r & b.mask() == 0 {
+            continue;
+        }
+        let between = r & !ray(d, b) & !b.mask();
+        let jumped = between & captured;
+        return (jumped.count_ones() == 1 && between & !jumped & !free == 0).then_some(jumped);
+    }
+    None
+}
+
+fn fits(pos: &Position, mv: &Move, w: &Written) -> Fit {
     let s = &w.squares;
     if mv.from() != s[0] {
-        return false;
+        return Fit::No;
     }
     if s.len() == 2 {
-        return mv.to() == s[1];
+        return if mv.to() == s[1] { Fit::Exact } else { Fit::No };
     }
     if !mv.is_capture() {
-        return false;
+        return Fit::No;
     }
     let given: Bitboard = s[2..].iter().fold(0, |b, q| b | q.mask());
-    let hub = mv.to() == s[1] && given & !mv.captured() == 0;
-    let path_squares: Bitboard = s[1..s.len() - 1].iter().fold(0, |b, q| b | q.mask());
+    if mv.to() == s[1] && given & !mv.captured() == 0 {
+        return Fit::Exact;
+    }
+    if mv.to() != s[s.len() - 1] {
+        return Fit::No;
+    }
     let free = !pos.occupied() | mv.from().mask();
-    let path =
-        mv.to() == s[s.len() - 1] && path_squares & mv.captured() == 0 && path_squares & !free == 0;
-    hub || path
+    let mut jumped = 0;
+    let full = s.windows(2).all(
+        |leg| match single_jump(leg[0], leg[1], mv.captured(), free) {
+            Some(j) if j & jumped == 0 => {
+                jumped |= j;
+                true
+            }
+            _ => false,
+        },
+    );
+    if full && jumped == mv.captured() {
+        return Fit::Exact;
+    }
+    let path: Bitboard = s[1..s.len() - 1].iter().fold(0, |b, q| b | q.mask());
+    if path & mv.captured() == 0 && path & !free == 0 {
+        Fit::Loose
+    } else {
+        Fit::No
+    }
 }
 
 /// Reads a move leniently: matches it against `legal` (the legal moves of
-/// `pos`) and accepts it when exactly one legal move fits.
+/// `pos`) and accepts it when exactly one legal move fits — an exact fit
+/// first, else a loose (partial path) one.
 pub fn parse_move(pos: &Position, legal: &MoveList, text: &str) -> Result<Move, MoveError> {
     let w = split(text)?;
-    let mut found: Option<Move> = None;
-    for mv in legal {
-        if fits(pos, mv, &w) {
-            if found.is_some() {
-                return Err(MoveError::Ambiguous(text.trim().to_string()));
+    for level in [Fit::Exact, Fit::Loose] {
+        let mut found: Option<Move> = None;
+        for mv in legal {
+            if fits(pos, mv, &w) == level {
+                if found.is_some() {
+                    return Err(MoveError::Ambiguous(text.trim().to_string()));
+                }
+                found = Some(*mv);
             }
-            found = Some(*mv);
+        }
+        if let Some(mv) = found {
+            return Ok(mv);
         }
     }
-    found.ok_or_else(|| MoveError::Illegal(text.trim().to_string()))
+    Err(MoveError::Illegal(text.trim().to_string()))
 }
 
 /// Standard PDN notation (§9.1): `32-28` or `28x19`; when another legal
