@@ -164,6 +164,19 @@ pub fn step(bb: Bitboard, dir: Dir) -> Bitboard {
     }
 }
 
+/// Like [`step`] but without clearing the bits past the board: for callers
+/// that intersect the result with a set of squares anyway.
+#[inline(always)]
+pub fn shift(bb: Bitboard, dir: Dir) -> Bitboard {
+    let o = dir.offset();
+    let bb = match dir {
+        Dir::W => bb & !COLUMN_EDGE_LEFT,
+        Dir::E => bb & !COLUMN_EDGE_RIGHT,
+        _ => bb,
+    };
+    if o > 0 { bb << o } else { bb >> -o }
+}
+
 /// Squares with index-in-row 0 (6, 16, 26, ... and 1, 11, ...): no W neighbour.
 const COLUMN_EDGE_LEFT: Bitboard = row_index_mask(0);
 /// Squares with index-in-row 4: no E neighbour.

@@ -5,7 +5,7 @@
 //! piece that keeps only the best sequences by the variant's precedence
 //! (§5.6) and merges duplicates (§5.5) as they are found.
 
-use super::bitboard::{BOARD, Bitboard, Dir, first_blocker, free_ray, squares, step};
+use super::bitboard::{BOARD, Bitboard, Dir, first_blocker, free_ray, shift, squares, step};
 use super::moves::{Move, MoveList};
 use super::position::{Color, Position};
 use super::square::Square;
@@ -129,11 +129,15 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     n as usize
 }
 
-/// The men of `men` that can jump an `opp` piece in direction `d` onto `empty`.
+/// The men of `men` that can jump an `opp` piece onto `empty`.
 #[inline(always)]
-fn men_jumping(men: Bitboard, opp: Bitboard, empty: Bitboard, d: Dir) -> Bitboard {
-    let r = d.reverse();
-    men & step(opp & step(empty, r), r)
+fn men_jumping<V: Variant>(men: Bitboard, opp: Bitboard, empty: Bitboard) -> Bitboard {
+    let mut jumpers = 0;
+    for_capture_dirs!(V, |d| {
+        let r = d.reverse();
+        jumpers |= shift(opp & shift(empty, r), r);
+    });
+    men & jumpers
 }
 
 /// True if a man on the square `m` can jump a piece of `prey` onto `empty`.
@@ -141,7 +145,7 @@ fn men_jumping(men: Bitboard, opp: Bitboard, empty: Bitboard, d: Dir) -> Bitboar
 fn man_can_jump<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> bool {
     let mut any = 0;
     for_capture_dirs!(V, |d| {
-        any |= step(step(m, d) & prey, d) & empty;
+        any |= shift(shift(m, d) & prey, d) & empty;
     });
     any != 0
 }
@@ -152,10 +156,8 @@ pub fn has_capture<V: Variant>(pos: &Position) -> bool {
     let opp = pos.opponent();
     let empty = BOARD & !pos.occupied();
     let men = own & !pos.kings();
-    for &d in capture_dirs::<V>() {
-        if men_jumping(men, opp, empty, d) != 0 {
-            return true;
-        }
+    if men_jumping::<V>(men, opp, empty) != 0 {
+        return true;
     }
     let occ = pos.occupied();
     for k in squares(own & pos.kings()) {
@@ -255,9 +257,9 @@ impl Captures<'_> {
         // Unrolled over the capture directions: with constant directions
         // each step is a plain shift.
         for_capture_dirs!(V, |d| {
-            let over = step(m, d) & prey;
+            let over = shift(m, d) & prey;
             if over != 0 {
-                let land = step(over, d) & self.empty;
+                let land = shift(over, d) & self.empty;
                 if land != 0 {
                     found = true;
                     let to = Square::from_bit_unchecked(land.trailing_zeros());
@@ -328,10 +330,7 @@ fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
     let occ_all = pos.occupied();
     let empty = BOARD & !occ_all;
     let men = own & !pos.kings();
-    let mut jumpers = 0;
-    for &d in capture_dirs::<V>() {
-        jumpers |= men_jumping(men, opp, empty, d);
-    }
+    let jumpers = men_jumping::<V>(men, opp, empty);
     let mut c = Captures {
         opp,
         opp_kings: opp & pos.kings(),
