@@ -22,6 +22,10 @@ enum Command {
     Perft(PerftArgs),
     /// Print a position: board, Hub and FEN strings, legal moves, counters.
     Show(PositionArgs),
+    /// Search a fixed set of positions to a fixed depth (speed, signature).
+    Bench(BenchArgs),
+    /// Search a position, one line per iteration, then the best move.
+    Analyze(AnalyzeArgs),
     /// Hub protocol mode (also the default): `--log <file>`, and
     /// `--name=value` engine parameters (unknown ones are ignored).
     Hub(HubArgs),
@@ -67,6 +71,34 @@ struct PerftArgs {
     depth: u32,
 }
 
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Depth in plies.
+    #[arg(long, default_value_t = molkwar::bench::DEFAULT_DEPTH)]
+    depth: u32,
+}
+
+#[derive(Args, Debug)]
+struct AnalyzeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Depth limit in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time limit in seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Node limit.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size, log2 of the entry count (16..30).
+    #[arg(long, default_value_t = molkwar::search::Engine::DEFAULT_TT_LOG2)]
+    tt_size: u32,
+}
+
 impl PositionArgs {
     fn game(&self) -> Result<Game, String> {
         let variant: VariantKind = self.variant.parse().map_err(|e| format!("{e}"))?;
@@ -95,6 +127,8 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Some(Command::Perft(a)) => run_perft(&a),
         Some(Command::Show(a)) => run_show(&a),
+        Some(Command::Bench(a)) => run_bench(&a),
+        Some(Command::Analyze(a)) => run_analyze(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
     };
@@ -183,5 +217,62 @@ fn run_show(a: &PositionArgs) -> Result<(), String> {
         restr(Color::Black)
     );
     println!("result: {}", game.outcome());
+    Ok(())
+}
+
+fn run_bench(a: &BenchArgs) -> Result<(), String> {
+    let (nodes, secs) = molkwar::bench::run(a.depth.max(1), |line| println!("{line}"))?;
+    println!("{nodes} nodes {:.0} nps", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
+    use molkwar::search::{Engine, Event, Limits, Mode};
+    let game = a.position.game()?;
+    let mut engine = Engine::new();
+    engine.set_threads(a.threads);
+    engine.set_tt_size(a.tt_size);
+    let limits = Limits {
+        depth: a.depth,
+        nodes: a.nodes,
+        move_time: a.time,
+        ..Limits::default()
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Without any limit the analysis would never end: 10 s by default.
+    let unlimited = a.depth.is_none() && a.nodes.is_none() && a.time.is_none();
+    let limits = if unlimited {
+        Limits {
+            move_time: Some(10.0),
+            ..limits
+        }
+    } else {
+        limits
+    };
+    let handle = engine.start(&game, limits, Mode::Think, tx);
+    for ev in rx.iter() {
+        match ev {
+            Event::Info(i) => {
+                let s = i.time.as_secs_f64();
+                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                println!(
+                    "depth {:2} ({:.1}) score {:>7} nodes {:>11} time {:7.3} s speed {:5.2} Mn/s pv {}",
+                    i.depth,
+                    i.mean_depth,
+                    molkwar::search::format_score(i.score),
+                    i.nodes,
+                    s,
+                    i.nodes as f64 / s.max(1e-9) / 1e6,
+                    pv.join(" ")
+                );
+            }
+            Event::Done { best, ponder } => {
+                let m = |m: Option<molkwar::Move>| m.map_or("none".to_string(), |m| m.to_string());
+                println!("best {} ponder {}", m(best), m(ponder));
+                break;
+            }
+        }
+    }
+    handle.join();
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! molkwar: a draughts engine for International (FMJD) and Frisian draughts
 //! speaking the Hub protocol.
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod game;
 pub mod hub;
 pub mod perft;

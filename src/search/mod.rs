@@ -7,19 +7,29 @@
 //! the types and `Engine` methods below are what `src/hub/` and `src/cli.rs`
 //! use. The implementation behind them may change freely.
 
+mod iterate;
+mod ordering;
+mod pvs;
+mod threads;
+pub mod time;
+pub mod tt;
+
 use crate::board::Move;
-use crate::game::Game;
+use crate::game::{DrawState, Game};
+use crate::with_variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A score in centi-men from the side to move's point of view. Wins and
 /// losses are `±(MATE - plies)`.
 pub type Score = i32;
 /// Score of a win in 0 plies; a win in n plies scores `MATE - n`.
 pub const MATE: Score = 10_000;
+/// Deepest ply the tree search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
 
 /// What the search may spend (all `None`/false: think until stopped).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -55,11 +65,17 @@ pub enum Mode {
 /// One report of a completed iteration or a new best move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {
+    /// Nominal depth of the iteration, plies.
     pub depth: u32,
+    /// Mean ply of the positions evaluated in the iteration.
     pub mean_depth: f64,
+    /// Score of the best move, centi-men, side to move's view.
     pub score: Score,
+    /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// Principal variation, legal from the root.
     pub pv: Vec<Move>,
 }
 
@@ -78,7 +94,7 @@ pub enum Event {
 /// transposition table, thread count).
 pub struct Engine {
     threads: usize,
-    tt_log2: u32,
+    tt: Arc<tt::Tt>,
 }
 
 /// The running search's controls.
@@ -113,6 +129,24 @@ impl Default for Engine {
     }
 }
 
+/// What [`Engine::search_blocking`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The best move (`None` only without legal moves).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The reports of the search, in order.
+    pub infos: Vec<Info>,
+}
+
+impl Outcome {
+    /// The last report, if any.
+    pub fn last(&self) -> Option<&Info> {
+        self.infos.last()
+    }
+}
+
 impl Engine {
     /// Default transposition-table size, log2 of the entry count.
     pub const DEFAULT_TT_LOG2: u32 = 22;
@@ -121,44 +155,140 @@ impl Engine {
     pub fn new() -> Engine {
         Engine {
             threads: 1,
-            tt_log2: Self::DEFAULT_TT_LOG2,
+            tt: Arc::new(tt::Tt::new(Self::DEFAULT_TT_LOG2)),
         }
     }
 
     /// Number of search threads (≥ 1).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, 1024);
     }
 
-    /// Resizes the transposition table to 2^log2 entries (16..=30).
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Resizes the transposition table to 2^log2 entries (16..=30); its
+    /// contents are lost. A size that cannot be allocated falls back to
+    /// the largest smaller one that can.
     pub fn set_tt_size(&mut self, log2: u32) {
-        self.tt_log2 = log2.clamp(16, 30);
+        let log2 = log2.clamp(16, 30);
+        if log2 != self.tt.log2() {
+            // Free the old table first so both never coexist in memory
+            // (a running search keeps its own reference alive).
+            self.tt = Arc::new(tt::Tt::new(16));
+            self.tt = Arc::new(tt::Tt::new(log2));
+        }
+    }
+
+    /// log2 of the table's entry count.
+    pub fn tt_size(&self) -> u32 {
+        self.tt.log2()
     }
 
     /// Forgets everything learnt (Hub `new-game`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
 
     /// Starts a search of the game's current position; events go to `tx`.
-    /// PLACEHOLDER implementation: answers the first legal move at once.
     pub fn start(
         &mut self,
         game: &Game,
-        _limits: Limits,
-        _mode: Mode,
+        limits: Limits,
+        mode: Mode,
         tx: Sender<Event>,
     ) -> SearchHandle {
-        let _ = (self.threads, self.tt_log2);
         let stop = Arc::new(AtomicBool::new(false));
         let ponder_hit = Arc::new(AtomicBool::new(false));
         let legal = game.legal_moves();
-        let best = legal.iter().next().copied();
-        let thread = std::thread::spawn(move || {
-            let _ = tx.send(Event::Done { best, ponder: None });
-        });
+        let moves: Vec<Move> = legal.iter().copied().collect();
+        let thread = if moves.is_empty() {
+            // Lost (§7): nothing to search, but still exactly one Done.
+            std::thread::Builder::new()
+                .name("search".into())
+                .spawn(move || {
+                    let _ = tx.send(Event::Done {
+                        best: None,
+                        ponder: None,
+                    });
+                })
+        } else {
+            self.tt.new_search();
+            let job = iterate::Job {
+                root: *game.position(),
+                draw: game.draw_state(),
+                history: game.history().to_vec(),
+                moves,
+                plan: time::Plan::new(&limits),
+                limits,
+                mode,
+                start: Instant::now(),
+            };
+            let shared = threads::Shared::new(
+                stop.clone(),
+                ponder_hit.clone(),
+                self.threads,
+                job.limits.nodes,
+            );
+            let tt = self.tt.clone();
+            let n = self.threads;
+            let kind = game.variant();
+            std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(8 << 20)
+                .spawn(move || with_variant!(kind, V => threads::run::<V>(job, tt, shared, n, tx)))
+        };
+        let thread = match thread {
+            Ok(t) => Some(t),
+            Err(e) => {
+                log::error!("cannot start the search thread: {e}");
+                None
+            }
+        };
         SearchHandle {
             stop,
             ponder_hit,
-            thread: Some(thread),
+            thread,
         }
     }
+
+    /// Runs a search to its end and returns everything it reported. The
+    /// limits must end the search (an Analyze search without a depth or
+    /// node limit would wait for a stop that never comes).
+    pub fn search_blocking(&mut self, game: &Game, limits: Limits, mode: Mode) -> Outcome {
+        let (tx, rx) = channel();
+        let handle = self.start(game, limits, mode, tx);
+        let mut out = Outcome {
+            best: None,
+            ponder: None,
+            infos: Vec::new(),
+        };
+        for ev in rx.iter() {
+            match ev {
+                Event::Info(i) => out.infos.push(i),
+                Event::Done { best, ponder } => {
+                    out.best = best;
+                    out.ponder = ponder;
+                    break;
+                }
+            }
+        }
+        handle.join();
+        out
+    }
+}
+
+/// Evaluation of the game's current position as the search sees its leaves
+/// (for tools and tests).
+pub fn static_eval(game: &Game) -> Score {
+    let d: DrawState = game.draw_state();
+    with_variant!(game.variant(), V => crate::eval::evaluate::<V>(game.position(), &d))
+}
+
+/// A score in men with two decimals, as Hub prints it: a win in n plies is
+/// `100.00 - n/100` (so `99.97`), a loss its negation.
+pub fn format_score(s: Score) -> String {
+    format!("{:.2}", s as f64 / 100.0)
 }

@@ -1,0 +1,298 @@
+//! Iterative deepening at the root: aspiration windows around the last
+//! score, the root move loop, the per-iteration reports, the decision to
+//! start another iteration (limits, time, single reply, proven win), and
+//! the final best move with its expected reply.
+
+use super::pvs::{WIN_BOUND, Worker, tt_key};
+use super::time::Plan;
+use super::{Event, Info, Limits, MATE, MAX_PLY, Mode, Score};
+use crate::board::{Move, Position, movegen};
+use crate::game::DrawState;
+use crate::variant::Variant;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+/// Deepest iteration ever started.
+pub const MAX_DEPTH: u32 = (MAX_PLY as u32) - 28;
+/// First aspiration half-window, centi-men.
+const ASPIRATION: Score = 20;
+
+/// Everything a search thread needs to know about its task.
+pub struct Job {
+    pub root: Position,
+    pub draw: DrawState,
+    /// Game history keys since the last irreversible move, the root last.
+    pub history: Vec<u64>,
+    /// The legal moves of the root (not empty).
+    pub moves: Vec<Move>,
+    pub limits: Limits,
+    pub mode: Mode,
+    pub plan: Plan,
+    pub start: Instant,
+}
+
+/// Why the iteration loop ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum End {
+    /// Stopped from outside (stop, or the main thread's end for helpers).
+    Stopped,
+    /// A limit of the search was reached: depth, nodes, time.
+    Limit,
+    /// Nothing more to learn: a single reply or a proven result (Think).
+    Early,
+    /// Every iteration up to [`MAX_DEPTH`] is done.
+    Exhausted,
+}
+
+/// The result of the root search so far.
+struct RootState {
+    moves: Vec<Move>,
+    best: Move,
+    score: Score,
+    pv: Vec<Move>,
+}
+
+impl<V: Variant> Worker<'_, V> {
+    /// Searches the root moves with window (alpha, beta). Moves that
+    /// improve alpha go to the front of the list (searched first next
+    /// time) and become the best move.
+    fn root_search(
+        &mut self,
+        job: &Job,
+        st: &mut RootState,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Score {
+        let mut best = -MATE;
+        // A single legal move cannot be reduced or compared: search it.
+        for i in 0..st.moves.len() {
+            let mv = st.moves[i];
+            let (child, cdraw, crep) = self.make(&job.root, &job.draw, &mv, 0);
+            let mut score;
+            if i == 0 {
+                score = -self.search(1, &child, &cdraw, -beta, -alpha, depth - 1, 1, crep);
+            } else {
+                score = -self.search(1, &child, &cdraw, -alpha - 1, -alpha, depth - 1, 1, crep);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(1, &child, &cdraw, -beta, -alpha, depth - 1, 1, crep);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                st.best = mv;
+                st.score = score;
+                st.pv.clear();
+                st.pv.push(mv);
+                let child_pv = &self.frames[1];
+                st.pv.extend_from_slice(&child_pv.pv[..child_pv.pv_len]);
+                st.moves[..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The moves of `pv` that are legal one after the other from `root`.
+fn legal_prefix<V: Variant>(root: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut pos = *root;
+    let mut out = Vec::new();
+    for mv in pv {
+        if !movegen::legal_moves::<V>(&pos).contains(mv) {
+            break;
+        }
+        out.push(*mv);
+        pos = pos.play::<V>(mv);
+    }
+    out
+}
+
+/// Runs the iterations of one thread. The main thread (`tx` given) sends
+/// an [`Info`] per completed iteration, decides when the search ends and
+/// returns the best move and the expected reply.
+pub fn iterate<V: Variant>(
+    w: &mut Worker<'_, V>,
+    job: &Job,
+    tx: Option<&Sender<Event>>,
+) -> (Option<Move>, Option<Move>) {
+    let main = tx.is_some();
+    let mut st = RootState {
+        moves: job.moves.clone(),
+        best: job.moves[0],
+        score: 0,
+        pv: vec![job.moves[0]],
+    };
+    // Helpers: vary the start so the threads spread over the tree.
+    if !main && st.moves.len() > 1 {
+        let k = w.id % st.moves.len();
+        st.moves.rotate_left(k);
+    }
+    let max_depth = match (job.plan.minimal, job.limits.depth) {
+        (true, _) => 1,
+        (false, Some(d)) => d.clamp(1, MAX_DEPTH),
+        (false, None) => MAX_DEPTH,
+    };
+    let first = if main { 1 } else { 1 + (w.id as u32 % 2) };
+    let mut end = End::Exhausted;
+    let mut last_best = st.best;
+    let mut unstable = 0.0f64;
+    for depth in first..=max_depth {
+        w.root_depth = depth as i32;
+        w.leaf_plies = 0;
+        w.leaves = 0;
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && st.score.abs() < WIN_BOUND {
+            (st.score - delta, st.score + delta)
+        } else {
+            (-MATE, MATE)
+        };
+        loop {
+            let s = w.root_search(job, &mut st, alpha, beta, depth as i32);
+            if w.stopped {
+                break;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-MATE);
+            } else if s >= beta {
+                beta = (s + delta).min(MATE);
+            } else {
+                break;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 400 {
+                (alpha, beta) = (-MATE, MATE);
+            }
+        }
+        if w.stopped {
+            end = End::Stopped;
+            // A move that beat the previous best in the unfinished
+            // iteration was searched in full: report it.
+            if let Some(tx) = tx
+                && st.best != last_best
+            {
+                st.pv = legal_prefix::<V>(&job.root, &st.pv);
+                let _ = tx.send(Event::Info(info(w, job, &st, depth)));
+            }
+            break;
+        }
+        if !main {
+            continue;
+        }
+        w.poll();
+        st.pv = legal_prefix::<V>(&job.root, &st.pv);
+        if let Some(tx) = tx {
+            let _ = tx.send(Event::Info(info(w, job, &st, depth)));
+        }
+        // Time: a changed best move asks for more time, which decays.
+        unstable *= 0.5;
+        if st.best != last_best {
+            unstable += 1.0;
+            last_best = st.best;
+        }
+        if depth >= max_depth {
+            end = if depth == MAX_DEPTH {
+                End::Exhausted
+            } else {
+                End::Limit
+            };
+            break;
+        }
+        if let Some(clock) = &w.clock
+            && clock.soft_expired(1.0 + unstable.min(1.5))
+        {
+            end = End::Limit;
+            break;
+        }
+        if job.mode != Mode::Analyze {
+            // Think (and ponder, which waits for ponder-hit below).
+            let proven =
+                st.score.abs() >= WIN_BOUND && (depth as Score) >= MATE - st.score.abs() + 2;
+            if job.moves.len() == 1 || proven {
+                end = End::Early;
+                break;
+            }
+        }
+    }
+    if !main {
+        return (None, None);
+    }
+    if w.stopped && end == End::Stopped {
+        // The main thread stops itself on its limits: tell them apart.
+        let external = job
+            .limits
+            .nodes
+            .is_none_or(|n| w.shared.total_nodes().max(w.nodes) < n)
+            && !w.clock.as_ref().is_some_and(|c| c.hard_expired());
+        if !external {
+            end = End::Limit;
+        }
+    }
+    wait_if_needed(w, job, end);
+    let best = st.best;
+    let ponder = st
+        .pv
+        .get(1)
+        .copied()
+        .or_else(|| expected_reply::<V>(w, job, &best));
+    (Some(best), ponder)
+}
+
+/// A ponder search waits for ponder-hit or stop; an analysis or an
+/// infinite search that has run out of iterations waits for stop.
+fn wait_if_needed<V: Variant>(w: &mut Worker<'_, V>, job: &Job, end: End) {
+    let shared = w.shared;
+    let infinite = job.plan.soft.is_none() && job.plan.hard.is_none() && !job.plan.minimal;
+    loop {
+        if shared.stop.load(Ordering::Acquire) {
+            return;
+        }
+        let pondering = job.mode == Mode::Ponder && !shared.ponder_hit.load(Ordering::Acquire);
+        let wait = pondering || (end == End::Exhausted && (job.mode == Mode::Analyze || infinite));
+        if !wait {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The reply to `best` stored in the table, if it is legal.
+fn expected_reply<V: Variant>(w: &Worker<'_, V>, job: &Job, best: &Move) -> Option<Move> {
+    let child = job.root.play::<V>(best);
+    let legal = movegen::legal_moves::<V>(&child);
+    if legal.len() == 1 {
+        return legal.iter().next().copied();
+    }
+    let draw = job.draw.after::<V>(&job.root, best, &child);
+    w.tt.probe(tt_key::<V>(&child, &draw))
+        .and_then(|h| h.move_index)
+        .and_then(|i| legal.as_slice().get(i).copied())
+}
+
+fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32) -> Info {
+    let nodes = w.shared.total_nodes().max(w.nodes);
+    let mean_depth = if w.leaves > 0 {
+        w.leaf_plies as f64 / w.leaves as f64
+    } else {
+        depth as f64
+    };
+    Info {
+        depth,
+        mean_depth,
+        score: st.score,
+        nodes,
+        time: job.start.elapsed(),
+        pv: st.pv.clone(),
+    }
+}

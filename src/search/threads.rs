@@ -1,0 +1,93 @@
+//! Lazy SMP: the main thread and its helpers search the same root on
+//! their own, sharing only the transposition table, the stop flag and the
+//! node counters. The main thread decides when to stop, reports, and sends
+//! the one `Done` of the search.
+
+use super::iterate::{self, Job};
+use super::pvs::Worker;
+use super::time::Clock;
+use super::tt::Tt;
+use super::{Event, Mode};
+use crate::variant::Variant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+
+/// What the threads of one search share.
+pub struct Shared {
+    /// Set by the handle (stop) or by the main thread when it is done.
+    pub stop: Arc<AtomicBool>,
+    /// Set by the handle on ponder-hit.
+    pub ponder_hit: Arc<AtomicBool>,
+    /// Node count of each thread, published every few thousand nodes.
+    nodes: Vec<AtomicU64>,
+    /// Node limit over all threads (checked by the main thread).
+    pub node_limit: Option<u64>,
+}
+
+impl Shared {
+    /// Controls for `threads` threads.
+    pub fn new(
+        stop: Arc<AtomicBool>,
+        ponder_hit: Arc<AtomicBool>,
+        threads: usize,
+        node_limit: Option<u64>,
+    ) -> Shared {
+        Shared {
+            stop,
+            ponder_hit,
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            node_limit,
+        }
+    }
+
+    /// Publishes thread `id`'s node count.
+    #[inline]
+    pub fn publish_nodes(&self, id: usize, n: u64) {
+        if let Some(c) = self.nodes.get(id) {
+            c.store(n, Ordering::Relaxed);
+        }
+    }
+
+    /// Nodes of all threads as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Runs a whole search on the calling thread plus `threads - 1` helpers and
+/// sends its events (the last one `Done`) to `tx`.
+pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx: Sender<Event>) {
+    let threads = threads.max(1);
+    let tt = &*tt;
+    let shared = &shared;
+    let job = &job;
+    let (best, ponder) = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::<V>::new(id, shared, tt, &job.history);
+                    iterate::iterate(&mut w, job, None);
+                });
+            match spawned {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("cannot start search thread {id}: {e}"),
+            }
+        }
+        let mut w = Worker::<V>::new(0, shared, tt, &job.history);
+        w.clock = Some(Clock::new(job.plan, job.mode == Mode::Ponder));
+        if threads == 1 {
+            w.node_limit = job.limits.nodes;
+        }
+        let result = iterate::iterate(&mut w, job, Some(&tx));
+        shared.stop.store(true, Ordering::Release);
+        for h in helpers {
+            let _ = h.join();
+        }
+        result
+    });
+    let _ = tx.send(Event::Done { best, ponder });
+}

@@ -1,0 +1,231 @@
+//! The transposition table: one table shared by every search thread,
+//! lock-free without `unsafe`. Each entry is two `AtomicU64`: the data word
+//! and the key xor the data word, so a torn write (two threads storing into
+//! the same entry at once) reads back as a miss instead of as wrong data.
+
+use super::Score;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// What a stored score means.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at least the stored one (fail high).
+    Lower = 1,
+    /// The true score is at most the stored one (fail low).
+    Upper = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+    /// Index of the best move in the node's generation order, if known.
+    pub move_index: Option<usize>,
+}
+
+/// Entries probed per key: one bucket of four neighbours (one cache line).
+const BUCKET: usize = 4;
+/// Move index value meaning "no move".
+const NO_MOVE: u64 = 0xFF;
+
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared table. Sizes are powers of two (Scan's `tt-size` = log2 of
+/// the number of entries).
+pub struct Tt {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: AtomicU8,
+}
+
+// Data word layout: score 0..16 (i16), depth 16..24 (u8), bound 24..26,
+// generation 26..32 (6 bits), move index 32..40 (0xFF = none).
+fn pack(score: Score, depth: i32, bound: Bound, generation: u8, mv: Option<usize>) -> u64 {
+    let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let d = depth.clamp(0, 255) as u64;
+    let m = match mv {
+        Some(i) if (i as u64) < NO_MOVE => i as u64,
+        _ => NO_MOVE,
+    };
+    s | d << 16 | (bound as u64) << 24 | ((generation & 63) as u64) << 26 | m << 32
+}
+
+fn unpack(data: u64) -> Option<Hit> {
+    let bound = match (data >> 24) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let m = (data >> 32) & 0xFF;
+    Some(Hit {
+        score: data as u16 as i16 as Score,
+        depth: ((data >> 16) & 0xFF) as i32,
+        bound,
+        move_index: (m != NO_MOVE).then_some(m as usize),
+    })
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 26) & 63) as u8
+}
+
+impl Tt {
+    /// A cleared table of 2^log2 entries (log2 clamped to 16..=30). If the
+    /// memory cannot be had, smaller sizes are tried down to 2^16: a big
+    /// `tt-size` must never abort the engine.
+    pub fn new(log2: u32) -> Tt {
+        let mut log2 = log2.clamp(16, 30);
+        loop {
+            let n = 1usize << log2;
+            let mut entries: Vec<Entry> = Vec::new();
+            if entries.try_reserve_exact(n).is_ok() {
+                entries.resize_with(n, || Entry {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                });
+                return Tt {
+                    entries,
+                    mask: n - 1,
+                    generation: AtomicU8::new(0),
+                };
+            }
+            if log2 == 16 {
+                // 1 MiB could not be allocated: nothing sensible is left.
+                log::error!("cannot allocate the transposition table");
+                return Tt {
+                    entries: Vec::new(),
+                    mask: 0,
+                    generation: AtomicU8::new(0),
+                };
+            }
+            log::warn!(
+                "transposition table 2^{log2} too big, trying 2^{}",
+                log2 - 1
+            );
+            log2 -= 1;
+        }
+    }
+
+    /// log2 of the number of entries actually allocated.
+    pub fn log2(&self) -> u32 {
+        (self.mask + 1).trailing_zeros()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.check.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred
+    /// victims for replacement (aging).
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &[Entry] {
+        if self.entries.is_empty() {
+            return &[];
+        }
+        let start = (key as usize) & self.mask & !(BUCKET - 1);
+        &self.entries[start..start + BUCKET]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        for e in self.bucket(key) {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. The victim is the entry with the same key,
+    /// else the shallowest entry, entries of older searches counting as
+    /// shallower.
+    #[inline]
+    pub fn store(&self, key: u64, score: Score, depth: i32, bound: Bound, mv: Option<usize>) {
+        let bucket = self.bucket(key);
+        if bucket.is_empty() {
+            return;
+        }
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key {
+                // Keep a known best move when the new result has none.
+                let mv = mv.or_else(|| unpack(data).and_then(|h| h.move_index));
+                let old_depth = ((data >> 16) & 0xFF) as i32;
+                if bound != Bound::Exact
+                    && generation_of(data) == generation
+                    && old_depth > depth + 2
+                {
+                    return;
+                }
+                write(e, key, pack(score, depth, bound, generation, mv));
+                return;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 63) as i32;
+            let value = if data == 0 {
+                i32::MIN
+            } else {
+                ((data >> 16) & 0xFF) as i32 - 8 * age
+            };
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        write(
+            &bucket[victim],
+            key,
+            pack(score, depth, bound, generation, mv),
+        );
+    }
+}
+
+#[inline]
+fn write(e: &Entry, key: u64, data: u64) {
+    e.data.store(data, Ordering::Relaxed);
+    e.check.store(key ^ data, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = Tt::new(16);
+        tt.store(0x1234_5678_9abc_def0, -9990, 7, Bound::Lower, Some(3));
+        let h = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!(
+            (h.score, h.depth, h.bound, h.move_index),
+            (-9990, 7, Bound::Lower, Some(3))
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn sizes_are_clamped() {
+        assert_eq!(Tt::new(3).log2(), 16);
+    }
+}

@@ -1,0 +1,289 @@
+//! The search engine's contract: one `Done` per start with a legal move,
+//! stop and ponder behaviour, time limits, determinism, table resizing.
+
+use molkwar::board::fen;
+use molkwar::game::Game;
+use molkwar::search::{Engine, Event, Limits, Mode};
+use molkwar::variant::VariantKind;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+fn game(variant: VariantKind, f: &str) -> Game {
+    Game::new(variant, fen::parse_fen(f).unwrap())
+}
+
+fn start(v: VariantKind) -> Game {
+    game(v, "W:W31-50:B1-20")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Collects every event until the channel closes; asserts exactly one Done,
+/// last, and returns it with the time it arrived.
+fn drain(rx: Receiver<Event>, t0: Instant) -> (Option<molkwar::Move>, Duration, usize) {
+    let mut done = Vec::new();
+    let mut infos = 0;
+    for ev in rx.iter() {
+        match ev {
+            Event::Info(_) => {
+                assert!(done.is_empty(), "Info after Done");
+                infos += 1;
+            }
+            Event::Done { best, .. } => done.push((best, t0.elapsed())),
+        }
+    }
+    assert_eq!(done.len(), 1, "exactly one Done");
+    (done[0].0, done[0].1, infos)
+}
+
+/// The reports without their timings.
+fn summary(infos: &[molkwar::search::Info]) -> Vec<(u32, i32, u64, Vec<molkwar::Move>)> {
+    infos
+        .iter()
+        .map(|i| (i.depth, i.score, i.nodes, i.pv.clone()))
+        .collect()
+}
+
+#[test]
+fn fixed_depth_is_deterministic_with_one_thread() {
+    for v in [VariantKind::International, VariantKind::Frisian] {
+        let g = start(v);
+        let mut e = Engine::new();
+        let a = e.search_blocking(&g, depth(9), Mode::Think);
+        e.clear();
+        let b = e.search_blocking(&g, depth(9), Mode::Think);
+        let mut fresh = Engine::new();
+        let c = fresh.search_blocking(&g, depth(9), Mode::Think);
+        assert_eq!(a.best, b.best);
+        assert_eq!(summary(&a.infos), summary(&b.infos));
+        assert_eq!(summary(&a.infos), summary(&c.infos));
+        assert!(g.legal_moves().contains(&a.best.unwrap()));
+    }
+}
+
+#[test]
+fn node_limit_is_deterministic() {
+    let g = start(VariantKind::International);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let a = Engine::new().search_blocking(&g, limits.clone(), Mode::Think);
+    let b = Engine::new().search_blocking(&g, limits, Mode::Think);
+    assert_eq!(a.best, b.best);
+    assert_eq!(summary(&a.infos), summary(&b.infos));
+}
+
+#[test]
+fn stop_during_infinite_search_answers_quickly() {
+    for (v, mode) in [
+        (VariantKind::International, Mode::Analyze),
+        (VariantKind::Frisian, Mode::Think),
+        (VariantKind::International, Mode::Ponder),
+    ] {
+        let g = start(v);
+        let mut e = Engine::new();
+        e.set_threads(2);
+        let (tx, rx) = channel();
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let h = e.start(&g, limits, mode, tx);
+        std::thread::sleep(Duration::from_millis(300));
+        let t0 = Instant::now();
+        h.stop();
+        let (best, after_stop, _) = drain(rx, t0);
+        h.join();
+        assert!(g.legal_moves().contains(&best.unwrap()));
+        assert!(after_stop < Duration::from_millis(50), "{after_stop:?}");
+    }
+}
+
+#[test]
+fn ponder_waits_for_ponder_hit_then_obeys_the_clock() {
+    let g = start(VariantKind::International);
+    let mut e = Engine::new();
+    let (tx, rx) = channel();
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let h = e.start(&g, limits, Mode::Ponder, tx);
+    std::thread::sleep(Duration::from_millis(200));
+    // The depth is long reached, but a ponder search does not end itself.
+    assert!(rx.try_iter().all(|ev| matches!(ev, Event::Info(_))));
+    let t0 = Instant::now();
+    h.ponder_hit();
+    let (best, t, _) = drain(rx, t0);
+    h.join();
+    assert!(best.is_some());
+    assert!(t < Duration::from_millis(50));
+
+    // Clock time only runs from ponder-hit.
+    let (tx, rx) = channel();
+    let limits = Limits {
+        move_time: Some(0.2),
+        ..Limits::default()
+    };
+    let h = e.start(&g, limits, Mode::Ponder, tx);
+    std::thread::sleep(Duration::from_millis(400));
+    let t0 = Instant::now();
+    h.ponder_hit();
+    let (_, t, _) = drain(rx, t0);
+    h.join();
+    assert!(
+        t >= Duration::from_millis(150) && t < Duration::from_millis(260),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn move_time_is_kept() {
+    let g = start(VariantKind::Frisian);
+    let mut e = Engine::new();
+    let (tx, rx) = channel();
+    let t0 = Instant::now();
+    let limits = Limits {
+        move_time: Some(0.3),
+        ..Limits::default()
+    };
+    let h = e.start(&g, limits, Mode::Think, tx);
+    let (_, t, infos) = drain(rx, t0);
+    h.join();
+    assert!(infos > 0);
+    assert!(
+        t >= Duration::from_millis(250) && t < Duration::from_millis(320),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn no_time_left_moves_at_once() {
+    let g = start(VariantKind::International);
+    let mut e = Engine::new();
+    for time in [0.0, -1.5] {
+        let (tx, rx) = channel();
+        let t0 = Instant::now();
+        let limits = Limits {
+            time: Some(time),
+            ..Limits::default()
+        };
+        let h = e.start(&g, limits, Mode::Think, tx);
+        let (best, t, _) = drain(rx, t0);
+        h.join();
+        assert!(best.is_some());
+        assert!(t < Duration::from_millis(50), "{t:?}");
+    }
+}
+
+#[test]
+fn clock_budget_is_a_fraction_of_the_clock() {
+    let g = start(VariantKind::International);
+    let mut e = Engine::new();
+    let (tx, rx) = channel();
+    let t0 = Instant::now();
+    let limits = Limits {
+        time: Some(2.0),
+        inc: 0.0,
+        ..Limits::default()
+    };
+    let h = e.start(&g, limits, Mode::Think, tx);
+    let (_, t, _) = drain(rx, t0);
+    h.join();
+    assert!(t < Duration::from_millis(300), "{t:?}");
+}
+
+#[test]
+fn single_legal_move_is_played_at_once_when_thinking() {
+    // Black must capture 19x28 (the only legal move).
+    let g = game(VariantKind::International, "B:W23,45:B19,5");
+    assert_eq!(g.legal_moves().len(), 1);
+    let mut e = Engine::new();
+    let (tx, rx) = channel();
+    let t0 = Instant::now();
+    let limits = Limits {
+        time: Some(100.0),
+        ..Limits::default()
+    };
+    let h = e.start(&g, limits, Mode::Think, tx);
+    let (best, t, _) = drain(rx, t0);
+    h.join();
+    assert_eq!(best, g.legal_moves().iter().next().copied());
+    assert!(t < Duration::from_millis(50), "{t:?}");
+}
+
+#[test]
+fn no_legal_move_gives_done_without_move() {
+    // White's only man is blocked: White has lost.
+    let g = game(VariantKind::International, "W:W46:B41,37");
+    assert!(g.legal_moves().is_empty());
+    let mut e = Engine::new();
+    for mode in [Mode::Think, Mode::Analyze] {
+        let (tx, rx) = channel();
+        let h = e.start(&g, depth(5), mode, tx);
+        let (best, _, _) = drain(rx, Instant::now());
+        h.join();
+        assert_eq!(best, None);
+    }
+}
+
+#[test]
+fn table_resize_and_clear_keep_the_engine_working() {
+    let g = start(VariantKind::Frisian);
+    let mut e = Engine::new();
+    for (log2, want) in [(16, 16), (12, 16), (18, 18), (22, 22)] {
+        e.set_tt_size(log2);
+        assert_eq!(e.tt_size(), want);
+        let o = e.search_blocking(&g, depth(6), Mode::Think);
+        assert!(g.legal_moves().contains(&o.best.unwrap()));
+        e.clear();
+    }
+}
+
+#[test]
+fn every_mode_sends_exactly_one_done() {
+    let g = start(VariantKind::International);
+    let mut e = Engine::new();
+    e.set_threads(3);
+    for mode in [Mode::Think, Mode::Analyze] {
+        for limits in [
+            depth(4),
+            Limits {
+                nodes: Some(5000),
+                ..Limits::default()
+            },
+            Limits {
+                move_time: Some(0.05),
+                ..Limits::default()
+            },
+        ] {
+            let (tx, rx) = channel();
+            let h = e.start(&g, limits, mode, tx);
+            let (best, _, infos) = drain(rx, Instant::now());
+            h.join();
+            assert!(best.is_some() && infos > 0);
+        }
+    }
+}
+
+#[test]
+fn pv_is_legal_and_starts_with_the_best_move() {
+    for v in [VariantKind::International, VariantKind::Frisian] {
+        let g = start(v);
+        let o = Engine::new().search_blocking(&g, depth(8), Mode::Think);
+        for info in &o.infos {
+            let mut gg = g.clone();
+            for mv in &info.pv {
+                assert!(gg.legal_moves().contains(mv));
+                gg.play(mv);
+            }
+        }
+        assert_eq!(o.last().unwrap().pv.first(), o.best.as_ref());
+    }
+}
