@@ -51,7 +51,9 @@ struct Running {
 /// The engine as the protocol sees it.
 pub struct Session {
     params: Params,
-    engine: Engine,
+    /// Created at the first `go`: the table is not allocated at start-up,
+    /// so that `ready` comes at once.
+    engine: Option<Engine>,
     game: Option<Game>,
     limits: Limits,
     /// The next `level` line starts a new level (set by `go`).
@@ -72,7 +74,7 @@ impl Session {
     pub fn new(events: UnboundedSender<Msg>) -> Session {
         Session {
             params: Params::default(),
-            engine: Engine::new(),
+            engine: None,
             game: None,
             limits: Limits::default(),
             level_fresh: false,
@@ -98,8 +100,16 @@ impl Session {
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
         match self.params.set(name, value)? {
             Changed::Variant => self.rebuild_game(),
-            Changed::Threads => self.engine.set_threads(self.params.threads),
-            Changed::TtSize => self.engine.set_tt_size(self.params.tt_size),
+            Changed::Threads => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_threads(self.params.threads);
+                }
+            }
+            Changed::TtSize => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_tt_size(self.params.tt_size);
+                }
+            }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),
             Changed::Nothing => {}
         }
@@ -198,7 +208,9 @@ impl Session {
                 Ok(())
             }
             "new-game" => {
-                self.engine.clear();
+                if let Some(e) = self.engine.as_mut() {
+                    e.clear();
+                }
                 Ok(())
             }
             "quit" => return Flow::Quit,
@@ -293,7 +305,14 @@ impl Session {
             })
             .map_err(|e| format!("go: cannot start a thread: {e}"))?;
         log::debug!("go {mode:?} limits {:?}", self.limits);
-        let handle = self.engine.start(&game, self.limits.clone(), mode, tx);
+        let params = &self.params;
+        let engine = self.engine.get_or_insert_with(|| {
+            let mut e = Engine::new();
+            e.set_threads(params.threads);
+            e.set_tt_size(params.tt_size);
+            e
+        });
+        let handle = engine.start(&game, self.limits.clone(), mode, tx);
         self.search = Some(Running {
             id,
             handle,
