@@ -1,7 +1,7 @@
 //! Bitboards over the ghost-square layout of [`super::square`]: the board
 //! mask, the eight step directions, per-square ray tables and bit iteration.
 
-use super::square::{BITS, SQUARES, Square};
+use super::square::{SQUARES, Square};
 
 /// A set of squares, one bit per square in the ghost-square layout.
 pub type Bitboard = u64;
@@ -81,8 +81,8 @@ impl Dir {
     }
 }
 
-const fn build_rays() -> [[Bitboard; BITS]; 8] {
-    let mut rays = [[0u64; BITS]; 8];
+const fn build_rays() -> [[Bitboard; 64]; 8] {
+    let mut rays = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
         let (dr, dc) = Dir(d as u8).delta();
@@ -107,43 +107,14 @@ const fn build_rays() -> [[Bitboard; BITS]; 8] {
     rays
 }
 
-/// `RAYS[dir][bit]`: every square reached by repeating the step from `bit`.
-static RAYS: [[Bitboard; BITS]; 8] = build_rays();
-
-const fn build_neighbours(rays: &[[Bitboard; BITS]; 8]) -> [[Bitboard; BITS]; 8] {
-    let mut t = [[0u64; BITS]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut b = 0;
-        while b < BITS {
-            let r = rays[d][b];
-            t[d][b] = if r == 0 {
-                0
-            } else if Dir(d as u8).increasing() {
-                r & r.wrapping_neg()
-            } else {
-                1u64 << (63 - r.leading_zeros())
-            };
-            b += 1;
-        }
-        d += 1;
-    }
-    t
-}
-
-/// `NEIGHBOURS[dir][bit]`: the square one step from `bit`, or 0.
-static NEIGHBOURS: [[Bitboard; BITS]; 8] = build_neighbours(&RAYS);
-
-/// The square one step from `sq` in direction `dir` (empty if off the board).
-#[inline(always)]
-pub fn neighbour(dir: Dir, sq: Square) -> Bitboard {
-    NEIGHBOURS[dir.0 as usize][sq.bit() as usize]
-}
+/// `RAYS[dir][bit]`: every square reached by repeating the step from `bit`
+/// (64 wide so that a masked index needs no bounds check).
+static RAYS: [[Bitboard; 64]; 8] = build_rays();
 
 /// The squares along `dir` from `sq`, nearest first in bit order.
 #[inline(always)]
 pub fn ray(dir: Dir, sq: Square) -> Bitboard {
-    RAYS[dir.0 as usize][sq.bit() as usize]
+    RAYS[dir.0 as usize & 7][sq.bit() as usize & 63]
 }
 
 /// The squares one step from any square of `bb` in direction `dir`.

@@ -108,6 +108,13 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 /// must be generated), so hot loops need no fresh list.
 pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     if has_capture::<V>(pos) {
+        if let Some(jumps) = single_jumps::<V>(pos) {
+            let mut n = 0;
+            for_capture_dirs!(V, |d| {
+                n += (jumps.landings[d.0 as usize] & jumps.best_prey_behind(d)).count_ones();
+            });
+            return n as usize;
+        }
         scratch.clear();
         generate_captures::<V>(pos, scratch);
         return scratch.len();
@@ -324,7 +331,80 @@ impl Captures<'_> {
 }
 
 /// All best capture moves (a capture exists).
+/// The capture moves when every one of them is a single jump by a man
+/// (the usual case), found for all men at once; see [`single_jumps`].
+#[derive(Clone, Copy)]
+struct SingleJumps {
+    /// Per direction, the landing squares of the jumps in that direction.
+    landings: [Bitboard; 8],
+    /// The pieces whose capture has the best precedence (§5.6): all of the
+    /// opponent's, or only its kings when a king is worth more (Frisian).
+    prey: Bitboard,
+}
+
+impl SingleJumps {
+    /// Landing squares behind a piece of `prey`, for jumps along `d`.
+    #[inline(always)]
+    fn best_prey_behind(&self, d: Dir) -> Bitboard {
+        shift(self.prey, d)
+    }
+}
+
+/// Bit-parallel capture generation for the common case: the side to move has
+/// no king and no jump can be continued (checked in every direction but the
+/// way back, which the jumped piece blocks), so every capture is one jump by
+/// a man. `None` when that does not hold and the full search is needed.
+#[inline(always)]
+fn single_jumps<V: Variant>(pos: &Position) -> Option<SingleJumps> {
+    let own = pos.own();
+    if own & pos.kings() != 0 {
+        return None;
+    }
+    let opp = pos.opponent();
+    let empty = BOARD & !pos.occupied();
+    let mut landings = [0; 8];
+    let mut over_kings = 0;
+    let mut any = 0;
+    for_capture_dirs!(V, |d| {
+        let over = shift(own, d) & opp;
+        let land = shift(over, d) & empty;
+        if land != 0 {
+            let back = d.reverse();
+            let mut further = 0;
+            for_capture_dirs!(V, |e| {
+                if e != back {
+                    further |= shift(shift(land, e) & opp, e) & empty;
+                }
+            });
+            if further != 0 {
+                return None;
+            }
+            landings[d.0 as usize] = land;
+            over_kings |= shift(land, back) & pos.kings();
+            any |= land;
+        }
+    });
+    let king_first = V::capture_score(0, 1, false) > V::capture_score(1, 0, false);
+    let prey = if king_first && over_kings != 0 {
+        pos.kings() & opp
+    } else {
+        opp
+    };
+    (any != 0).then_some(SingleJumps { landings, prey })
+}
+
 fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
+    if let Some(jumps) = single_jumps::<V>(pos) {
+        for_capture_dirs!(V, |d| {
+            let back = d.reverse();
+            for to in squares(jumps.landings[d.0 as usize] & jumps.best_prey_behind(d)) {
+                let over = shift(to.mask(), back);
+                let from = Square::from_bit_unchecked(shift(over, back).trailing_zeros());
+                list.push(Move::capture(from, to, over));
+            }
+        });
+        return;
+    }
     let own = pos.own();
     let opp = pos.opponent();
     let occ_all = pos.occupied();

@@ -90,7 +90,9 @@ impl Restriction {
     #[inline(always)]
     fn key(self, color: Color) -> u64 {
         match self.king {
-            Some(k) => KEYS.restriction[color.index()][k.bit() as usize][self.count as usize],
+            Some(k) => {
+                KEYS.restriction[color.index()][k.bit() as usize & 63][self.count as usize & 3]
+            }
             None => 0,
         }
     }
@@ -99,8 +101,8 @@ impl Restriction {
 /// A position: where the pieces stand, who moves, and the Frisian state.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
-    white: Bitboard,
-    black: Bitboard,
+    /// Pieces per side, indexed by [`Color::index`].
+    sides: [Bitboard; 2],
     kings: Bitboard,
     side: Color,
     restriction: [Restriction; 2],
@@ -119,8 +121,7 @@ impl Position {
     /// The caller guarantees the sets are disjoint and kings ⊆ white ∪ black.
     pub fn new(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
         let mut p = Position {
-            white,
-            black,
+            sides: [white, black],
             kings,
             side,
             restriction: [Restriction::NONE; 2],
@@ -141,13 +142,13 @@ impl Position {
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;
         for (set, idx) in [
-            (self.white & !self.kings, zobrist::WHITE_MAN),
-            (self.black & !self.kings, zobrist::BLACK_MAN),
-            (self.white & self.kings, zobrist::WHITE_KING),
-            (self.black & self.kings, zobrist::BLACK_KING),
+            (self.sides[0] & !self.kings, zobrist::WHITE_MAN),
+            (self.sides[1] & !self.kings, zobrist::BLACK_MAN),
+            (self.sides[0] & self.kings, zobrist::WHITE_KING),
+            (self.sides[1] & self.kings, zobrist::BLACK_KING),
         ] {
             for s in squares(set) {
-                k ^= KEYS.piece[idx][s.bit() as usize];
+                k ^= KEYS.piece[idx][s.bit() as usize & 63];
             }
         }
         if self.side == Color::Black {
@@ -171,10 +172,7 @@ impl Position {
     /// All pieces of `color`.
     #[inline(always)]
     pub fn pieces(&self, color: Color) -> Bitboard {
-        match color {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
+        self.sides[color.index()]
     }
 
     /// All kings of both sides.
@@ -186,13 +184,13 @@ impl Position {
     /// All men of both sides.
     #[inline(always)]
     pub fn men(&self) -> Bitboard {
-        (self.white | self.black) & !self.kings
+        (self.sides[0] | self.sides[1]) & !self.kings
     }
 
     /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.white | self.black
+        self.sides[0] | self.sides[1]
     }
 
     /// The pieces of the side to move.
@@ -217,9 +215,9 @@ impl Position {
     pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
         let m = sq.mask();
         let king = self.kings & m != 0;
-        if self.white & m != 0 {
+        if self.sides[0] & m != 0 {
             Some((Color::White, king))
-        } else if self.black & m != 0 {
+        } else if self.sides[1] & m != 0 {
             Some((Color::Black, king))
         } else {
             None
@@ -233,7 +231,7 @@ impl Position {
     }
 
     /// The position after `mv`, which must be legal here (copy-make).
-    #[inline]
+    #[inline(always)]
     pub fn play<V: Variant>(&self, mv: &Move) -> Position {
         let me = self.side;
         let from = mv.from().mask();
@@ -249,23 +247,23 @@ impl Position {
         let (man_idx, king_idx) = piece_indices(me);
         if was_king {
             kings ^= from ^ to;
-            key ^= KEYS.piece[king_idx][mv.from().bit() as usize]
-                ^ KEYS.piece[king_idx][mv.to().bit() as usize];
+            key ^= KEYS.piece[king_idx][mv.from().bit() as usize & 63]
+                ^ KEYS.piece[king_idx][mv.to().bit() as usize & 63];
         } else if to & me.promotion_row() != 0 {
             kings |= to;
-            key ^= KEYS.piece[man_idx][mv.from().bit() as usize]
-                ^ KEYS.piece[king_idx][mv.to().bit() as usize];
+            key ^= KEYS.piece[man_idx][mv.from().bit() as usize & 63]
+                ^ KEYS.piece[king_idx][mv.to().bit() as usize & 63];
         } else {
-            key ^= KEYS.piece[man_idx][mv.from().bit() as usize]
-                ^ KEYS.piece[man_idx][mv.to().bit() as usize];
+            key ^= KEYS.piece[man_idx][mv.from().bit() as usize & 63]
+                ^ KEYS.piece[man_idx][mv.to().bit() as usize & 63];
         }
         if captured != 0 {
             let (o_man, o_king) = piece_indices(me.other());
             for s in squares(captured & !kings) {
-                key ^= KEYS.piece[o_man][s.bit() as usize];
+                key ^= KEYS.piece[o_man][s.bit() as usize & 63];
             }
             for s in squares(captured & kings) {
-                key ^= KEYS.piece[o_king][s.bit() as usize];
+                key ^= KEYS.piece[o_king][s.bit() as usize & 63];
             }
             opp &= !captured;
             kings &= !captured;
@@ -301,13 +299,11 @@ impl Position {
             }
         }
 
-        let (white, black) = match me {
-            Color::White => (own, opp),
-            Color::Black => (opp, own),
-        };
+        let mut sides = [0; 2];
+        sides[me.index()] = own;
+        sides[me.other().index()] = opp;
         Position {
-            white,
-            black,
+            sides,
             kings,
             side: me.other(),
             restriction,

@@ -3,6 +3,10 @@
 
 use super::square::BITS;
 
+/// Tables are 64 wide (not [`BITS`]) so that indexing by a bit masked with
+/// 63 needs no bounds check.
+const W: usize = 64;
+
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
@@ -18,17 +22,17 @@ pub const WHITE_KING: usize = 2;
 pub const BLACK_KING: usize = 3;
 
 pub(crate) struct Keys {
-    pub piece: [[u64; BITS]; 4],
+    pub piece: [[u64; W]; 4],
     pub side: u64,
     /// `[colour][king bit][count 0..=3]`, index 0 unused (count 0 = no state).
-    pub restriction: [[[u64; 4]; BITS]; 2],
+    pub restriction: [[[u64; 4]; W]; 2],
 }
 
 const fn build() -> Keys {
     let mut k = Keys {
-        piece: [[0; BITS]; 4],
+        piece: [[0; W]; 4],
         side: 0,
-        restriction: [[[0; 4]; BITS]; 2],
+        restriction: [[[0; 4]; W]; 2],
     };
     let mut st = 0x6D6F_6C6B_7761_7221u64;
     let mut p = 0;
