@@ -108,10 +108,11 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 /// must be generated), so hot loops need no fresh list.
 pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     if has_capture::<V>(pos) {
-        if let Some(jumps) = single_jumps::<V>(pos) {
+        let scan = scan_jumps::<V>(pos);
+        if scan.continuing == 0 && pos.own() & pos.kings() == 0 {
             let mut n = 0;
             for_capture_dirs!(V, |d| {
-                n += (jumps.landings[d.0 as usize] & jumps.best_prey_behind(d)).count_ones();
+                n += scan.best_landings(d).count_ones();
             });
             return n as usize;
         }
@@ -330,58 +331,56 @@ impl Captures<'_> {
     }
 }
 
-/// All best capture moves (a capture exists).
-/// The capture moves when every one of them is a single jump by a man
-/// (the usual case), found for all men at once; see [`single_jumps`].
+/// The jumps by men, found for all men at once (bit-parallel).
 #[derive(Clone, Copy)]
-struct SingleJumps {
-    /// Per direction, the landing squares of the jumps in that direction.
+struct JumpScan {
+    /// Per direction, the landing squares of the men's jumps that way.
     landings: [Bitboard; 8],
-    /// The pieces whose capture has the best precedence (§5.6): all of the
+    /// Men with a jump that can be continued (tested in every direction but
+    /// the way back, which the jumped piece blocks). A continued sequence
+    /// captures at least two pieces and so beats every single jump in both
+    /// variants (§5.6): when this is not empty, only these men and the kings
+    /// need the full search.
+    continuing: Bitboard,
+    /// The pieces whose single capture has the best precedence: all of the
     /// opponent's, or only its kings when a king is worth more (Frisian).
     prey: Bitboard,
 }
 
-impl SingleJumps {
+impl JumpScan {
     /// Landing squares behind a piece of `prey`, for jumps along `d`.
     #[inline(always)]
-    fn best_prey_behind(&self, d: Dir) -> Bitboard {
-        shift(self.prey, d)
+    fn best_landings(&self, d: Dir) -> Bitboard {
+        self.landings[d.0 as usize] & shift(self.prey, d)
     }
 }
 
-/// Bit-parallel capture generation for the common case: the side to move has
-/// no king and no jump can be continued (checked in every direction but the
-/// way back, which the jumped piece blocks), so every capture is one jump by
-/// a man. `None` when that does not hold and the full search is needed.
 #[inline(always)]
-fn single_jumps<V: Variant>(pos: &Position) -> Option<SingleJumps> {
-    let own = pos.own();
-    if own & pos.kings() != 0 {
-        return None;
-    }
+fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
+    let men = pos.own() & !pos.kings();
     let opp = pos.opponent();
     let empty = BOARD & !pos.occupied();
+    // Squares from which a man could jump along each direction.
+    let mut jump_from = [0; 8];
+    for_capture_dirs!(V, |e| {
+        jump_from[e.0 as usize] = shift(opp & shift(empty, e.reverse()), e.reverse());
+    });
     let mut landings = [0; 8];
     let mut over_kings = 0;
-    let mut any = 0;
+    let mut continuing = 0;
     for_capture_dirs!(V, |d| {
-        let over = shift(own, d) & opp;
-        let land = shift(over, d) & empty;
+        let land = shift(shift(men, d) & opp, d) & empty;
         if land != 0 {
             let back = d.reverse();
-            let mut further = 0;
+            let mut onwards = 0;
             for_capture_dirs!(V, |e| {
                 if e != back {
-                    further |= shift(shift(land, e) & opp, e) & empty;
+                    onwards |= jump_from[e.0 as usize];
                 }
             });
-            if further != 0 {
-                return None;
-            }
+            continuing |= shift(shift(land & onwards, back), back);
             landings[d.0 as usize] = land;
             over_kings |= shift(land, back) & pos.kings();
-            any |= land;
         }
     });
     let king_first = V::capture_score(0, 1, false) > V::capture_score(1, 0, false);
@@ -390,14 +389,22 @@ fn single_jumps<V: Variant>(pos: &Position) -> Option<SingleJumps> {
     } else {
         opp
     };
-    (any != 0).then_some(SingleJumps { landings, prey })
+    JumpScan {
+        landings,
+        continuing,
+        prey,
+    }
 }
 
+/// All best capture moves (a capture exists).
 fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
-    if let Some(jumps) = single_jumps::<V>(pos) {
+    let scan = scan_jumps::<V>(pos);
+    let kings = pos.own() & pos.kings();
+    if kings == 0 && scan.continuing == 0 {
+        // Every capture is a single jump by a man.
         for_capture_dirs!(V, |d| {
             let back = d.reverse();
-            for to in squares(jumps.landings[d.0 as usize] & jumps.best_prey_behind(d)) {
+            for to in squares(scan.best_landings(d)) {
                 let over = shift(to.mask(), back);
                 let from = Square::from_bit_unchecked(shift(over, back).trailing_zeros());
                 list.push(Move::capture(from, to, over));
@@ -410,7 +417,11 @@ fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
     let occ_all = pos.occupied();
     let empty = BOARD & !occ_all;
     let men = own & !pos.kings();
-    let jumpers = men_jumping::<V>(men, opp, empty);
+    let jumpers = if scan.continuing != 0 {
+        scan.continuing
+    } else {
+        men_jumping::<V>(men, opp, empty)
+    };
     let mut c = Captures {
         opp,
         opp_kings: opp & pos.kings(),
