@@ -129,6 +129,12 @@ fn check_position<V: Variant>(
     if n != legal.len() {
         err(format!("count {n} != legal_moves().len() {}", legal.len()));
     }
+    if movegen::has_move::<V>(pos) == legal.is_empty() {
+        err(format!(
+            "has_move disagrees with {} legal moves",
+            legal.len()
+        ));
+    }
     let set: HashSet<Move> = legal.iter().copied().collect();
     if set.len() != legal.len() {
         err(format!("duplicate moves in {legal:?}"));

@@ -137,6 +137,29 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     n as usize
 }
 
+/// True if the side to move has any legal move (no list is built): the
+/// loss test of rules.md §7 at the cost of a few shifts in most positions.
+pub fn has_move<V: Variant>(pos: &Position) -> bool {
+    let side = pos.side();
+    let empty = BOARD & !pos.occupied();
+    let men = pos.own() & !pos.kings();
+    for d in forward(side) {
+        if step(men, d) & empty != 0 {
+            return true;
+        }
+    }
+    let occ = pos.occupied();
+    let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
+    for k in squares(kings) {
+        for &d in king_move_dirs::<V>() {
+            if free_ray(d, k, occ) != 0 {
+                return true;
+            }
+        }
+    }
+    has_capture::<V>(pos)
+}
+
 /// The men of `men` that can jump an `opp` piece onto `empty`.
 #[inline(always)]
 fn men_jumping<V: Variant>(men: Bitboard, opp: Bitboard, empty: Bitboard) -> Bitboard {
@@ -441,5 +464,37 @@ fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
     for from in squares(own & pos.kings()) {
         c.start(from);
         c.king::<V>(from, 0, None, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::fen::parse_fen;
+    use crate::variant::{Frisian, International};
+
+    #[test]
+    fn has_move_agrees_with_generation() {
+        // Blocked men (I30-like), a lone blocked king, start, captures only.
+        for fen in [
+            "W:W31-50:B1-20",
+            "W:W46:B41,37",
+            "W:W6:B1",
+            "B:W28,K5:B1,2,3",
+            "W:W28:B23,19,14",
+            "B:W:B13",
+        ] {
+            let p = parse_fen(fen).unwrap();
+            assert_eq!(
+                has_move::<International>(&p),
+                !legal_moves::<International>(&p).is_empty(),
+                "{fen}"
+            );
+            assert_eq!(
+                has_move::<Frisian>(&p),
+                !legal_moves::<Frisian>(&p).is_empty(),
+                "{fen}"
+            );
+        }
     }
 }
