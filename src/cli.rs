@@ -26,6 +26,14 @@ enum Command {
     Bench(BenchArgs),
     /// Search a position, one line per iteration, then the best move.
     Analyze(AnalyzeArgs),
+    /// Play two Hub engines against each other (openings, clocks, referee,
+    /// PDN, Elo, SPRT).
+    Match(Box<molkwar::arena::MatchArgs>),
+    /// Generate an opening set (distinct positions after a few plies,
+    /// balanced by a short search).
+    Openings(molkwar::arena::OpeningsArgs),
+    /// Self-play games writing `<fen> | <score> | <result>` lines for tuning.
+    Selfplay(molkwar::arena::SelfplayArgs),
     /// Hub protocol mode (also the default): `--log <file>`, and
     /// `--name=value` engine parameters (unknown ones are ignored).
     Hub(HubArgs),
@@ -129,6 +137,9 @@ pub fn run() -> i32 {
         Some(Command::Show(a)) => run_show(&a),
         Some(Command::Bench(a)) => run_bench(&a),
         Some(Command::Analyze(a)) => run_analyze(&a),
+        Some(Command::Match(a)) => molkwar::arena::run_match(&a),
+        Some(Command::Openings(a)) => molkwar::arena::run_openings(&a),
+        Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
     };

@@ -1,6 +1,7 @@
 //! molkwar: a draughts engine for International (FMJD) and Frisian draughts
 //! speaking the Hub protocol.
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod eval;

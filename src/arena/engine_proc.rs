@@ -1,0 +1,448 @@
+//! A Hub engine as a child process, seen from the client side: piped
+//! stdin/stdout, a reader thread per engine that forwards stdout lines over
+//! a channel (so every wait has a timeout), the start-up handshake
+//! (`hub` → `wait` → `set-param`… → `init` → `ready`), `new-game`, and one
+//! search (`pos`, `level`, `go think` → `info`… `done`). stderr is discarded
+//! (an engine that writes much to an unread pipe would block).
+
+use super::clock::TimeControl;
+use crate::variant::VariantKind;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to answer `hub`, `init` or `ping`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The first words of the lines a Hub engine may print.
+const HUB_WORDS: [&str; 8] = [
+    "id", "param", "wait", "ready", "info", "done", "pong", "error",
+];
+
+/// How to run one engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Name for the PDN and the summary.
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+    /// Working directory of the process.
+    pub dir: Option<PathBuf>,
+    /// `set-param` values, sent in this order after the variant.
+    pub params: Vec<(String, String)>,
+    pub tc: TimeControl,
+}
+
+/// Splits a command line into words: whitespace separates, single and double
+/// quotes group, a backslash escapes the next character.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '\\') => {
+                cur.push(chars.next().unwrap_or('\\'));
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unterminated quote in command '{text}'"));
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+/// `key=value` tokens of a Hub line (values may be double-quoted).
+pub fn hub_fields(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        let end = rest.find([' ', '=']).unwrap_or(rest.len());
+        let key = rest[..end].to_string();
+        rest = &rest[end..];
+        let mut value = String::new();
+        if let Some(r) = rest.strip_prefix('=') {
+            if let Some(r) = r.strip_prefix('"') {
+                let close = r.find('"').unwrap_or(r.len());
+                value = r[..close].to_string();
+                rest = r.get(close + 1..).unwrap_or("");
+            } else {
+                let e = r.find(' ').unwrap_or(r.len());
+                value = r[..e].to_string();
+                rest = &r[e..];
+            }
+        }
+        out.push((key, value));
+        rest = rest.trim_start();
+    }
+    out
+}
+
+/// Why talking to an engine failed during a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The process exited or closed its output.
+    Crash,
+    /// No `done` before the deadline.
+    Timeout,
+    /// A stdout line that is not Hub, or a `done` without a move.
+    Protocol(String),
+}
+
+/// The last `info` of a search, as far as the summary needs it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InfoSummary {
+    pub depth: Option<u32>,
+    /// Men, side to move's view.
+    pub score: Option<f64>,
+    pub nodes: Option<u64>,
+    /// Millions of nodes per second.
+    pub nps: Option<f64>,
+}
+
+/// One search's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// The move as the engine wrote it.
+    pub mv: String,
+    pub elapsed: Duration,
+    pub info: InfoSummary,
+    /// `error` lines the engine printed meanwhile.
+    pub errors: Vec<String>,
+}
+
+enum Line {
+    Text(String),
+    Eof,
+}
+
+/// A running engine.
+pub struct EngineProc {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    params: Vec<String>,
+}
+
+impl EngineProc {
+    /// Starts the engine and completes the handshake for `variant`.
+    /// Errors here are configuration errors: they stop the match.
+    pub fn start(spec: &EngineSpec, variant: VariantKind) -> Result<EngineProc, String> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &spec.dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            format!(
+                "cannot start engine '{}' ({}): {e}",
+                spec.name, spec.program
+            )
+        })?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => return Err(format!("engine '{}': no pipes", spec.name)),
+        };
+        let (tx, rx) = channel();
+        std::thread::Builder::new()
+            .name("engine-reader".into())
+            .spawn(move || {
+                let mut r = BufReader::new(stdout);
+                let mut buf = String::new();
+                loop {
+                    buf.clear();
+                    match r.read_line(&mut buf) {
+                        Ok(0) | Err(_) => {
+                            let _ = tx.send(Line::Eof);
+                            return;
+                        }
+                        Ok(_) => {
+                            let l = buf.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(Line::Text(l)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        let mut e = EngineProc {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            lines: rx,
+            params: Vec::new(),
+        };
+        e.handshake(spec, variant)?;
+        Ok(e)
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn setup_err(&self, what: &str, f: Fault) -> String {
+        let why = match f {
+            Fault::Crash => "it exited".to_string(),
+            Fault::Timeout => format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+            Fault::Protocol(l) => format!("it printed a non-Hub line: '{l}'"),
+        };
+        format!("engine '{}' failed at {what}: {why}", self.name)
+    }
+
+    fn handshake(&mut self, spec: &EngineSpec, variant: VariantKind) -> Result<(), String> {
+        self.send("hub").map_err(|f| self.setup_err("hub", f))?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let l = self
+                .recv(deadline)
+                .map_err(|f| self.setup_err("hub (waiting for wait)", f))?;
+            let fields = hub_fields(&l);
+            match fields.first().map(|f| f.0.as_str()) {
+                Some("wait") => break,
+                Some("param") => {
+                    if let Some((_, n)) = fields.iter().find(|f| f.0 == "name") {
+                        self.params.push(n.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut sets = Vec::new();
+        match variant {
+            VariantKind::International if !self.declares("variant") => {}
+            VariantKind::International | VariantKind::Frisian => {
+                if !self.declares("variant") {
+                    return Err(format!(
+                        "engine '{}' declares no 'variant' parameter, so it cannot play {variant}",
+                        self.name
+                    ));
+                }
+                sets.push(("variant".to_string(), variant.name().to_string()));
+            }
+            VariantKind::FrisianSeed => {
+                return Err("matches are played in the variants normal and frisian".into());
+            }
+        }
+        sets.extend(spec.params.iter().cloned());
+        for (k, v) in &sets {
+            let v = if v.is_empty() || v.contains([' ', '=', '"']) {
+                format!("\"{v}\"")
+            } else {
+                v.clone()
+            };
+            self.send(&format!("set-param name={k} value={v}"))
+                .map_err(|f| self.setup_err("set-param", f))?;
+        }
+        self.send("init").map_err(|f| self.setup_err("init", f))?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let l = self
+                .recv(deadline)
+                .map_err(|f| self.setup_err("init (waiting for ready)", f))?;
+            if l.starts_with("ready") {
+                return Ok(());
+            }
+            if l.starts_with("error") {
+                return Err(format!(
+                    "engine '{}' refused its set-up ({}): {l}",
+                    self.name,
+                    sets.iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
+        }
+    }
+
+    /// True if the engine declared a `param` of that name.
+    pub fn declares(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p == name)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| Fault::Crash)
+    }
+
+    /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
+    fn recv(&self, deadline: Instant) -> Result<String, Fault> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Line::Text(l)) => {
+                    let first = l.split_whitespace().next();
+                    match first {
+                        None => continue,
+                        Some(w) if HUB_WORDS.contains(&w) => return Ok(l),
+                        Some(_) => return Err(Fault::Protocol(l)),
+                    }
+                }
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Fault::Crash),
+                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
+            }
+        }
+    }
+
+    /// Starts a new game (`new-game`, then `ping` until `pong`).
+    pub fn new_game(&mut self) -> Result<(), Fault> {
+        self.send("new-game")?;
+        self.send("ping")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        while !self.recv(deadline)?.starts_with("pong") {}
+        Ok(())
+    }
+
+    /// One search: `pos pos=<start> moves="<moves>"`, the level line, `go
+    /// think`; waits for `done` at most `timeout` after the `go`.
+    pub fn think(
+        &mut self,
+        start: &str,
+        moves: &str,
+        level: &str,
+        timeout: Duration,
+    ) -> Result<Reply, Fault> {
+        // Lines printed since the last search must still be Hub lines.
+        while let Ok(l) = self.lines.try_recv() {
+            match l {
+                Line::Eof => return Err(Fault::Crash),
+                Line::Text(t) => {
+                    let w = t.split_whitespace().next();
+                    if w.is_some_and(|w| !HUB_WORDS.contains(&w)) {
+                        return Err(Fault::Protocol(t));
+                    }
+                }
+            }
+        }
+        if moves.is_empty() {
+            self.send(&format!("pos pos={start}"))?;
+        } else {
+            self.send(&format!("pos pos={start} moves=\"{moves}\""))?;
+        }
+        self.send(level)?;
+        self.send("go think")?;
+        let t0 = Instant::now();
+        let deadline = t0 + timeout;
+        let mut info = InfoSummary::default();
+        let mut errors = Vec::new();
+        loop {
+            let l = self.recv(deadline)?;
+            let fields = hub_fields(&l);
+            let get = |k: &str| fields.iter().find(|f| f.0 == k).map(|f| f.1.as_str());
+            match fields[0].0.as_str() {
+                "info" => {
+                    let mut i = info;
+                    if let Some(d) = get("depth").and_then(|v| v.parse().ok()) {
+                        i.depth = Some(d);
+                    }
+                    if let Some(s) = get("score").and_then(|v| v.parse().ok()) {
+                        i.score = Some(s);
+                    }
+                    if let Some(n) = get("nodes").and_then(|v| v.parse().ok()) {
+                        i.nodes = Some(n);
+                    }
+                    if let Some(n) = get("nps").and_then(|v| v.parse().ok()) {
+                        i.nps = Some(n);
+                    }
+                    info = i;
+                }
+                "done" => {
+                    let elapsed = t0.elapsed();
+                    return match get("move") {
+                        Some(m) if !m.is_empty() => Ok(Reply {
+                            mv: m.to_string(),
+                            elapsed,
+                            info,
+                            errors,
+                        }),
+                        _ => Err(Fault::Protocol(l)),
+                    };
+                }
+                "error" => errors.push(l),
+                _ => {}
+            }
+        }
+    }
+
+    /// Ends the process: `quit`, a short wait, then kill.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let end = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < end {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for EngineProc {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(split_command("a b  c").unwrap(), ["a", "b", "c"]);
+        assert_eq!(
+            split_command("'/x y/molkwar' hub --k=\"1 2\"").unwrap(),
+            ["/x y/molkwar", "hub", "--k=1 2"]
+        );
+        assert_eq!(split_command(r"a\ b").unwrap(), ["a b"]);
+        assert_eq!(split_command("''").unwrap(), [""]);
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("   ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn hub_fields_read_quoted_values() {
+        let f = hub_fields("info depth=3 score=-0.25 pv=\"32-28 19-23\" nps=1.5");
+        assert_eq!(f[0], ("info".into(), "".into()));
+        assert_eq!(f[2], ("score".into(), "-0.25".into()));
+        assert_eq!(f[3], ("pv".into(), "32-28 19-23".into()));
+        assert_eq!(f[4], ("nps".into(), "1.5".into()));
+        let f = hub_fields("done move=28x19x23 ponder=");
+        assert_eq!(f[1].1, "28x19x23");
+        assert_eq!(f[2], ("ponder".into(), "".into()));
+    }
+}

@@ -1,0 +1,370 @@
+//! The match: games on worker threads (each with its own engine
+//! processes), results gathered on the calling thread, which keeps the
+//! tally, writes the PDN, prints the progress line and runs the SPRT.
+//! Opening k is played by games 2k (first engine White) and 2k+1 (colours
+//! swapped); their two results form one pentanomial pair.
+
+use super::engine_proc::{EngineProc, EngineSpec};
+use super::openings::Opening;
+use super::pdn;
+use super::referee::{self, GameRecord, GameResult, Settings, SideStats, Termination};
+use super::rng::Rng;
+use super::sprt::{Sprt, Verdict};
+use super::stats::Tally;
+use crate::board::Color;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Instant;
+
+/// Everything a match needs.
+pub struct MatchConfig {
+    /// The first engine (whose score and Elo are reported) and the second.
+    pub engines: [EngineSpec; 2],
+    pub games: u32,
+    pub concurrency: usize,
+    pub openings: Vec<Opening>,
+    /// Shuffles the order of the openings.
+    pub seed: u64,
+    pub pdn: Option<PathBuf>,
+    pub settings: Settings,
+    pub sprt: Option<Sprt>,
+    /// Keep the processes between games (`new-game`) instead of restarting.
+    pub reuse: bool,
+    pub event: String,
+}
+
+/// Per-engine totals.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineTotals {
+    pub stats: SideStats,
+    /// Games lost by a fault, by reason.
+    pub faults: BTreeMap<&'static str, u32>,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// First engine's view.
+    pub tally: Tally,
+    pub engines: [EngineTotals; 2],
+    /// Games by how they ended.
+    pub terminations: BTreeMap<&'static str, u32>,
+    pub seconds: f64,
+    /// Last LLR and the verdict, if an SPRT ran.
+    pub sprt: Option<(f64, Verdict)>,
+}
+
+/// The summary key of a termination.
+pub fn termination_kind(t: &Termination) -> &'static str {
+    match t {
+        Termination::NoMoves => "no legal move",
+        Termination::Draw(r) => match r.name() {
+            "repetition" => "draw: repetition",
+            "25-move" => "draw: 25-move",
+            "16-move" => "draw: 16-move",
+            "5-move" => "draw: 5-move",
+            "kings-only-50" => "draw: kings-only-50",
+            _ => "draw: 2-kings-v-1-king",
+        },
+        Termination::Illegal(_) => "illegal move",
+        Termination::Time => "time forfeit",
+        Termination::Crash => "crash",
+        Termination::NoDone => "no done",
+        Termination::Protocol(_) => "protocol violation",
+        Termination::AdjudicatedWin => "adjudicated win",
+        Termination::AdjudicatedDraw => "adjudicated draw",
+        Termination::MaxLength => "maximum length",
+    }
+}
+
+enum Msg {
+    Game(u32, Box<GameRecord>),
+    Fatal(String),
+}
+
+/// Runs the match, printing progress to `out`.
+pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
+    if cfg.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let mut order: Vec<usize> = (0..cfg.openings.len()).collect();
+    Rng::new(cfg.seed).shuffle(&mut order);
+    let mut pdn_file = match &cfg.pdn {
+        Some(p) => {
+            Some(File::create(p).map_err(|e| format!("cannot create PDN '{}': {e}", p.display()))?)
+        }
+        None => None,
+    };
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let (tx, rx) = channel::<Msg>();
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let mut summary = Summary::default();
+    let mut fatal = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, stop, order) = (&next, &stop, &order);
+            scope.spawn(move || worker(cfg, order, next, stop, tx));
+        }
+        drop(tx);
+        let mut pairs: HashMap<u32, f64> = HashMap::new();
+        let mut done = 0u32;
+        for msg in rx.iter() {
+            let (g, rec) = match msg {
+                Msg::Fatal(e) => {
+                    stop.store(true, Ordering::Release);
+                    fatal.get_or_insert(e);
+                    continue;
+                }
+                Msg::Game(g, rec) => (g, rec),
+            };
+            done += 1;
+            let first_white = g.is_multiple_of(2);
+            let (white, black) = if first_white { (0, 1) } else { (1, 0) };
+            let white_score = match rec.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::Draw => 0.5,
+                GameResult::BlackWins => 0.0,
+            };
+            let score_first = if first_white {
+                white_score
+            } else {
+                1.0 - white_score
+            };
+            let t = &mut summary.tally;
+            if score_first > 0.75 {
+                t.wins += 1;
+            } else if score_first > 0.25 {
+                t.draws += 1;
+            } else {
+                t.losses += 1;
+            }
+            if let Some(other) = pairs.remove(&(g / 2)) {
+                t.penta[((score_first + other) * 2.0) as usize] += 1;
+            } else {
+                pairs.insert(g / 2, score_first);
+            }
+            summary.engines[white].stats.merge(&rec.stats[0]);
+            summary.engines[black].stats.merge(&rec.stats[1]);
+            let kind = termination_kind(&rec.termination);
+            *summary.terminations.entry(kind).or_default() += 1;
+            if let Some(c) = rec.offender {
+                let e = if c == Color::White { white } else { black };
+                *summary.engines[e].faults.entry(kind).or_default() += 1;
+            }
+            if let Some(f) = pdn_file.as_mut() {
+                let h = pdn::Header {
+                    event: &cfg.event,
+                    round: g + 1,
+                    white: names[white],
+                    black: names[black],
+                    variant: cfg.settings.variant,
+                };
+                if let Err(e) = f.write_all(pdn::write_game(&h, &rec).as_bytes()) {
+                    fatal.get_or_insert(format!("cannot write the PDN: {e}"));
+                    stop.store(true, Ordering::Release);
+                }
+            }
+            let mut line = format!(
+                "[{done}/{}] game {} {} - {} {} ({}) | {}",
+                cfg.games,
+                g + 1,
+                names[white],
+                names[black],
+                rec.result,
+                rec.termination.name(),
+                progress(&summary.tally)
+            );
+            if let Some(s) = &cfg.sprt {
+                let llr = s.llr(&summary.tally.penta);
+                let (lo, hi) = s.bounds();
+                line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+                let v = s.verdict(llr);
+                summary.sprt = Some((llr, v));
+                if v != Verdict::Continue {
+                    stop.store(true, Ordering::Release);
+                }
+            }
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    });
+    summary.seconds = started.elapsed().as_secs_f64();
+    match fatal {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// The score part of the progress line.
+fn progress(t: &Tally) -> String {
+    let elo = t
+        .elo_trinomial()
+        .map_or("n/a".to_string(), |e| e.to_string());
+    format!(
+        "+{} ={} -{} score {:.1}% Elo {elo}",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score().unwrap_or(0.5) * 100.0
+    )
+}
+
+fn worker(
+    cfg: &MatchConfig,
+    order: &[usize],
+    next: &AtomicU32,
+    stop: &AtomicBool,
+    tx: std::sync::mpsc::Sender<Msg>,
+) {
+    let mut procs: [Option<EngineProc>; 2] = [None, None];
+    let variant = cfg.settings.variant;
+    while !stop.load(Ordering::Acquire) {
+        let g = next.fetch_add(1, Ordering::AcqRel);
+        if g >= cfg.games {
+            break;
+        }
+        for (slot, spec) in procs.iter_mut().zip(&cfg.engines) {
+            // Reuse a process when it answers new-game, else (re)start it.
+            if let Some(p) = slot.as_mut()
+                && p.new_game().is_ok()
+            {
+                continue;
+            }
+            *slot = None;
+            match EngineProc::start(spec, variant) {
+                Ok(p) => *slot = Some(p),
+                Err(e) => {
+                    let _ = tx.send(Msg::Fatal(e));
+                    stop.store(true, Ordering::Release);
+                    return;
+                }
+            }
+        }
+        let opening = &cfg.openings[order[(g / 2) as usize % order.len()]];
+        let [Some(a), Some(b)] = &mut procs else {
+            return;
+        };
+        let first_white = g.is_multiple_of(2);
+        let (tc_a, tc_b) = (cfg.engines[0].tc, cfg.engines[1].tc);
+        let rec = if first_white {
+            referee::play([a, b], [tc_a, tc_b], opening.pos, &cfg.settings)
+        } else {
+            referee::play([b, a], [tc_b, tc_a], opening.pos, &cfg.settings)
+        };
+        // A faulty engine may still be searching or be broken: restart it.
+        if let Some(c) = rec.offender {
+            let e = if (c == Color::White) == first_white {
+                0
+            } else {
+                1
+            };
+            procs[e] = None;
+        }
+        if !cfg.reuse {
+            for p in procs.iter_mut() {
+                if let Some(p) = p.take() {
+                    p.quit();
+                }
+            }
+        }
+        if tx.send(Msg::Game(g, Box::new(rec))).is_err() {
+            break;
+        }
+    }
+    for p in procs.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+/// The final report.
+pub fn report(cfg: &MatchConfig, s: &Summary) -> String {
+    let t = &s.tally;
+    let n = t.games();
+    let mut r = String::new();
+    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    r.push_str(&format!(
+        "Score of {} vs {}: {} - {} - {} (W-L-D) [{:.1}%] {} games\n",
+        names[0],
+        names[1],
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score().unwrap_or(0.5) * 100.0,
+        n
+    ));
+    let show = |e: Option<super::stats::EloInterval>| e.map_or("n/a".into(), |e| e.to_string());
+    r.push_str(&format!(
+        "Elo difference: {} (95%, per game); {} (95%, per opening pair)\n",
+        show(t.elo_trinomial()),
+        show(t.elo_pentanomial())
+    ));
+    r.push_str(&format!(
+        "Normalized Elo: {}   LOS: {}\n",
+        t.normalized_elo()
+            .map_or("n/a".into(), |e| format!("{e:+.1}")),
+        t.los()
+            .map_or("n/a".into(), |l| format!("{:.1}%", l * 100.0))
+    ));
+    r.push_str(&format!(
+        "Pairs by {}'s points (0, 1/2, 1, 3/2, 2): {:?} ({} pairs)\n",
+        names[0],
+        t.penta,
+        t.pairs()
+    ));
+    for (i, e) in s.engines.iter().enumerate() {
+        let st = &e.stats;
+        let avg = |sum: f64, c: u32| {
+            if c > 0 {
+                format!("{:.2}", sum / c as f64)
+            } else {
+                "n/a".into()
+            }
+        };
+        let faults: Vec<String> = e.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        r.push_str(&format!(
+            "{}: {} moves, average depth {}, average speed {} Mnodes/s, error lines {}, faults: {}\n",
+            names[i],
+            st.moves,
+            avg(st.depth_sum, st.depth_count),
+            avg(st.nps_sum, st.nps_count),
+            st.errors,
+            if faults.is_empty() {
+                "none".into()
+            } else {
+                faults.join(", ")
+            }
+        ));
+    }
+    let ends: Vec<String> = s
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    r.push_str(&format!("Game ends: {}\n", ends.join(", ")));
+    r.push_str(&format!(
+        "Time: {:.1} s, {:.2} games per minute (concurrency {})\n",
+        s.seconds,
+        n as f64 * 60.0 / s.seconds.max(1e-9),
+        cfg.concurrency
+    ));
+    if let (Some(sp), Some((llr, v))) = (&cfg.sprt, s.sprt) {
+        let (lo, hi) = sp.bounds();
+        let verdict = match v {
+            Verdict::Continue => "no decision yet",
+            Verdict::AcceptH0 => "H0 accepted",
+            Verdict::AcceptH1 => "H1 accepted",
+        };
+        r.push_str(&format!(
+            "SPRT (nElo {} vs {}, alpha {}, beta {}): LLR {llr:.3} [{lo:.3}, {hi:.3}]: {verdict}\n",
+            sp.elo0, sp.elo1, sp.alpha, sp.beta
+        ));
+    }
+    r
+}

@@ -1,0 +1,175 @@
+//! Self-play data for tuning: fast games of molkwar against itself in
+//! process, a fixed depth or node count per move, openings randomized from
+//! a seed (a random position of the shipped set, then random plies).
+//!
+//! Output, one line per searched position:
+//! `<fen> | <score> | <result>` — the position as a PDN FEN (side to move
+//! first), the search score in centi-men from White's side (wins are
+//! ±(10000 − plies)), and the game result from White's side: `1.0`, `0.5`
+//! or `0.0`. Game `i` depends only on the seed, `i` and the settings, so a
+//! run is deterministic for its seed, and runs with different seeds can be
+//! split over machines and concatenated.
+
+use super::openings::{self, Opening};
+use super::rng::Rng;
+use crate::board::{Color, fen};
+use crate::game::{Game, Outcome};
+use crate::search::{Engine, Limits, Mode};
+use crate::variant::VariantKind;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc::channel;
+
+/// Settings of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfplayConfig {
+    pub variant: VariantKind,
+    pub games: u32,
+    pub seed: u64,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Random plies played after the opening position.
+    pub random_plies: u32,
+    /// Games longer than this are drawn (and written as draws).
+    pub max_plies: u32,
+    pub concurrency: usize,
+    /// log2 of the transposition-table entries per game thread.
+    pub tt_size: u32,
+}
+
+/// Totals of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SelfplayTotals {
+    pub games: u32,
+    pub positions: u64,
+    pub white_wins: u32,
+    pub draws: u32,
+    pub black_wins: u32,
+}
+
+/// Plays game `index` and returns its lines and White's result.
+/// `book` is the opening set (may be empty: the start position).
+pub fn play_game(
+    cfg: &SelfplayConfig,
+    book: &[Opening],
+    engine: &mut Engine,
+    index: u32,
+) -> (Vec<String>, f64) {
+    let mut rng = Rng::for_index(cfg.seed, index as u64);
+    let start = if book.is_empty() {
+        crate::Position::start()
+    } else {
+        book[rng.below(book.len())].pos
+    };
+    let mut game = Game::new(cfg.variant, start);
+    for _ in 0..cfg.random_plies {
+        let legal = game.legal_moves();
+        if game.outcome() != Outcome::Ongoing {
+            break;
+        }
+        game.play(&legal.as_slice()[rng.below(legal.len())]);
+    }
+    engine.clear();
+    let limits = Limits {
+        depth: cfg.depth,
+        nodes: cfg.nodes,
+        ..Limits::default()
+    };
+    let mut records: Vec<(String, i32)> = Vec::new();
+    let mut plies = 0;
+    let result = loop {
+        match game.outcome() {
+            Outcome::Loss => {
+                break if game.position().side() == Color::White {
+                    0.0
+                } else {
+                    1.0
+                };
+            }
+            Outcome::Draw(_) => break 0.5,
+            Outcome::Ongoing if plies >= cfg.max_plies => break 0.5,
+            Outcome::Ongoing => {}
+        }
+        let r = engine.search_blocking(&game, limits.clone(), Mode::Analyze);
+        let Some(best) = r.best else { break 0.5 };
+        let score = r.last().map_or(0, |i| i.score);
+        let white = if game.position().side() == Color::White {
+            score
+        } else {
+            -score
+        };
+        records.push((fen::to_fen(game.position()), white));
+        game.play(&best);
+        plies += 1;
+    };
+    let lines = records
+        .into_iter()
+        .map(|(f, s)| format!("{f} | {s} | {result:.1}"))
+        .collect();
+    (lines, result)
+}
+
+/// Runs the games on `concurrency` threads and writes them in game order.
+pub fn run(
+    cfg: &SelfplayConfig,
+    out: &mut dyn Write,
+    mut progress: impl FnMut(&SelfplayTotals),
+) -> Result<SelfplayTotals, String> {
+    if cfg.depth.is_none() && cfg.nodes.is_none() {
+        return Err("selfplay needs --depth or --nodes".into());
+    }
+    let book = openings::load(None, cfg.variant)?;
+    let book = &book;
+    let next = AtomicU32::new(0);
+    let (tx, rx) = channel();
+    let mut totals = SelfplayTotals::default();
+    let mut pending = BTreeMap::new();
+    let mut write_err = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let mut engine = Engine::new();
+                engine.set_tt_size(cfg.tt_size);
+                loop {
+                    let i = next.fetch_add(1, Ordering::AcqRel);
+                    if i >= cfg.games {
+                        break;
+                    }
+                    if tx.send((i, play_game(cfg, book, &mut engine, i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut written = 0u32;
+        for (i, g) in rx.iter() {
+            pending.insert(i, g);
+            while let Some((lines, result)) = pending.remove(&written) {
+                written += 1;
+                totals.games += 1;
+                totals.positions += lines.len() as u64;
+                match result {
+                    r if r > 0.75 => totals.white_wins += 1,
+                    r if r < 0.25 => totals.black_wins += 1,
+                    _ => totals.draws += 1,
+                }
+                for l in &lines {
+                    if let Err(e) = writeln!(out, "{l}") {
+                        write_err.get_or_insert(format!("cannot write: {e}"));
+                        next.store(cfg.games, Ordering::Release);
+                    }
+                }
+                progress(&totals);
+            }
+        }
+    });
+    out.flush().map_err(|e| format!("cannot write: {e}"))?;
+    match write_err {
+        Some(e) => Err(e),
+        None => Ok(totals),
+    }
+}

@@ -1,0 +1,187 @@
+//! `molkwar match` between two molkwar configurations: the match completes,
+//! the PDN replays legally under molkwar's rules and agrees with the
+//! recorded results; `molkwar selfplay` is deterministic and well formed;
+//! bad options fail cleanly.
+
+use molkwar::board::fen;
+use molkwar::game::{Game, Outcome};
+use molkwar::variant::VariantKind;
+use std::process::Command;
+
+fn molkwar() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_molkwar"))
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("molkwar-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Replays every game of a PDN file; returns (result, termination) pairs.
+fn replay_pdn(text: &str, variant: VariantKind) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for block in text.split("\n\n[").filter(|b| !b.trim().is_empty()) {
+        let tag = |k: &str| {
+            let key = format!("{k} \"");
+            let i = block
+                .find(&key)
+                .unwrap_or_else(|| panic!("no {k} in {block}"))
+                + key.len();
+            block[i..i + block[i..].find("\"]").unwrap()].to_string()
+        };
+        let game_type = tag("GameType");
+        assert_eq!(game_type, if variant.is_frisian() { "40" } else { "20" });
+        let mut game = Game::new(variant, fen::parse_fen(&tag("FEN")).unwrap());
+        let result = tag("Result");
+        let termination = tag("Termination");
+        let movetext: String = block
+            .lines()
+            .filter(|l| !l.ends_with("\"]") && !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut last = "";
+        for tok in movetext.split_whitespace() {
+            last = tok;
+            if tok.ends_with('.') || ["2-0", "0-2", "1-1"].contains(&tok) {
+                continue;
+            }
+            game.play_text(tok)
+                .unwrap_or_else(|e| panic!("{e} in {block}"));
+        }
+        assert_eq!(last, result, "movetext ends with the result");
+        match termination.as_str() {
+            "no legal move" => {
+                assert_eq!(game.outcome(), Outcome::Loss);
+                let white_lost = game.position().side() == molkwar::Color::White;
+                assert_eq!(result, if white_lost { "0-2" } else { "2-0" });
+            }
+            t if t.starts_with("draw by") => {
+                assert!(matches!(game.outcome(), Outcome::Draw(_)), "{t}");
+                assert_eq!(result, "1-1");
+            }
+            t => panic!("unexpected termination {t}"),
+        }
+        out.push((result, termination));
+    }
+    out
+}
+
+#[test]
+fn short_match_completes_with_valid_pdn_in_both_variants() {
+    for variant in [VariantKind::International, VariantKind::Frisian] {
+        let pdn = tmp(&format!("{variant}.pdn"));
+        let out = molkwar()
+            .args([
+                "match",
+                "--variant",
+                variant.name(),
+                "--tc1",
+                "depth=3",
+                "--tc2",
+            ])
+            .args([
+                "depth=1",
+                "--games",
+                "4",
+                "--concurrency",
+                "2",
+                "--seed",
+                "7",
+            ])
+            .args(["--sprt", "elo0=0", "elo1=20", "--pdn"])
+            .arg(&pdn)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("[4/4] game"), "{stdout}");
+        assert!(stdout.contains("4 games"), "{stdout}");
+        assert!(stdout.contains("LLR"), "{stdout}");
+        assert!(stdout.contains("faults: none"), "{stdout}");
+        assert!(stdout.contains("Pairs by"), "{stdout}");
+        let games = replay_pdn(&std::fs::read_to_string(&pdn).unwrap(), variant);
+        assert_eq!(games.len(), 4);
+    }
+}
+
+#[test]
+fn restart_mode_and_clock_control_work() {
+    let out = molkwar()
+        .args([
+            "match",
+            "--tc",
+            "2+0.05",
+            "--games",
+            "2",
+            "--restart",
+            "--max-plies",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("faults: none"), "{stdout}");
+    assert!(!stdout.contains("time forfeit"), "{stdout}");
+}
+
+#[test]
+fn bad_options_fail_with_a_message() {
+    let cases: &[&[&str]] = &[
+        &["match", "--engine1", "/no/such/engine"],
+        &["match", "--tc", "fast"],
+        &["match", "--variant", "chess"],
+        &["match", "--sprt", "elo0=5", "elo1=0"],
+        &["match", "--param1", "novalue"],
+        &["match", "--games", "0"],
+        &["match", "--engine2", "'unterminated"],
+        &["match", "--openings", "/no/such/file"],
+        &["match", "--dir1", "/no/such/dir"],
+        &["selfplay", "--games", "1"],
+        &["openings", "--plies", "0"],
+    ];
+    for args in cases {
+        let out = molkwar().args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("molkwar: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn selfplay_is_deterministic_and_well_formed() {
+    let run = |seed: &str| {
+        let out = molkwar()
+            .args([
+                "selfplay",
+                "--variant",
+                "frisian",
+                "--games",
+                "3",
+                "--depth",
+                "2",
+            ])
+            .args(["--seed", seed, "--concurrency", "2", "--max-plies", "80"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let a = run("5");
+    assert_eq!(a, run("5"));
+    assert_ne!(a, run("6"));
+    assert!(a.lines().count() > 10);
+    for line in a.lines() {
+        let f: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(f.len(), 3, "{line}");
+        fen::parse_fen(f[0]).unwrap();
+        f[1].parse::<i32>().unwrap();
+        assert!(["1.0", "0.5", "0.0"].contains(&f[2]), "{line}");
+    }
+}

@@ -1,0 +1,111 @@
+//! The referee against broken engines (tests/fixtures/fake_hub.py): an
+//! illegal move, a crash, a missing `done`, a non-Hub line and a flag fall
+//! each lose the game and are counted by reason; a refused set-up and an
+//! engine that cannot play the variant stop the match with an error.
+
+use std::process::Command;
+
+fn fake(mode: &str) -> String {
+    format!(
+        "python3 {}/tests/fixtures/fake_hub.py {mode}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn have_python() -> bool {
+    Command::new("python3").arg("--version").output().is_ok()
+}
+
+fn run(mode: &str, extra: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        .args([
+            "match",
+            "--engine1",
+            &fake(mode),
+            "--name1",
+            "fake",
+            "--name2",
+            "molkwar",
+        ])
+        .args(["--games", "2", "--tc2", "depth=1"])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn expect_faults(mode: &str, extra: &[&str], reason: &str) {
+    if !have_python() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let (ok, out, err) = run(mode, extra);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("Score of fake vs molkwar: 0 - 2 - 0"),
+        "{mode}: {out}"
+    );
+    assert!(
+        out.contains(&format!("faults: {reason} 2")),
+        "{mode}: {out}"
+    );
+    assert!(
+        out.contains("molkwar: ") && out.contains("faults: none"),
+        "{out}"
+    );
+}
+
+#[test]
+fn illegal_move_loses() {
+    expect_faults("illegal", &["--tc1", "depth=1"], "illegal move");
+}
+
+#[test]
+fn crash_loses() {
+    expect_faults("crash", &["--tc1", "depth=1"], "crash");
+}
+
+#[test]
+fn missing_done_loses() {
+    expect_faults(
+        "nodone",
+        &["--tc1", "depth=1", "--move-timeout", "0.5"],
+        "no done",
+    );
+}
+
+#[test]
+fn non_hub_line_loses() {
+    expect_faults("chatty", &["--tc1", "depth=1"], "protocol violation");
+}
+
+#[test]
+fn flag_fall_loses() {
+    expect_faults(
+        "slow",
+        &["--tc1", "move-time=0.2", "--margin", "0.1"],
+        "time forfeit",
+    );
+    expect_faults(
+        "slow",
+        &["--tc1", "0.5+0.1", "--margin", "0.1"],
+        "time forfeit",
+    );
+}
+
+#[test]
+fn refused_setup_and_missing_variant_stop_the_match() {
+    if !have_python() {
+        return;
+    }
+    let (ok, _, err) = run("refuse", &["--tc1", "depth=1"]);
+    assert!(!ok);
+    assert!(err.contains("refused its set-up"), "{err}");
+    let (ok, _, err) = run("illegal", &["--variant", "frisian"]);
+    assert!(!ok);
+    assert!(err.contains("declares no 'variant'"), "{err}");
+}
