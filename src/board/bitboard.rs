@@ -120,19 +120,7 @@ pub fn ray(dir: Dir, sq: Square) -> Bitboard {
 /// The squares one step from any square of `bb` in direction `dir`.
 #[inline(always)]
 pub fn step(bb: Bitboard, dir: Dir) -> Bitboard {
-    let o = dir.offset();
-    // Row steps need their source masked: the layout has no ghost between
-    // two squares of consecutive rows.
-    let bb = match dir {
-        Dir::W => bb & !COLUMN_EDGE_LEFT,
-        Dir::E => bb & !COLUMN_EDGE_RIGHT,
-        _ => bb,
-    };
-    if o > 0 {
-        (bb << o) & BOARD
-    } else {
-        (bb >> -o) & BOARD
-    }
+    shift(bb, dir) & BOARD
 }
 
 /// Like [`step`] but without clearing the bits past the board: for callers
@@ -140,6 +128,8 @@ pub fn step(bb: Bitboard, dir: Dir) -> Bitboard {
 #[inline(always)]
 pub fn shift(bb: Bitboard, dir: Dir) -> Bitboard {
     let o = dir.offset();
+    // Row steps need their source masked: the layout has no ghost between
+    // two squares of consecutive rows.
     let bb = match dir {
         Dir::W => bb & !COLUMN_EDGE_LEFT,
         Dir::E => bb & !COLUMN_EDGE_RIGHT,
