@@ -3,7 +3,7 @@
 //! (§6) and the draw rules of §8.2. [`FrisianSeed`] is the seed's literal
 //! reading (D1), where kings also make quiet moves along rows and columns.
 
-use super::{DrawRule, Variant, VariantKind, counts};
+use super::{DrawRule, Variant, VariantKind, a_side_has_one_piece, counts};
 use crate::board::{Color, Position};
 
 /// Frisian draughts, king quiet moves diagonal only (rules.md D1).
@@ -32,7 +32,11 @@ fn kings_only_counter(before: u16, capture: bool, after: &Position) -> u16 {
 }
 
 /// §8.2.3: exactly two kings against exactly one king, 14 plies.
+#[inline]
 fn two_kings_vs_king(pos: &Position) -> Option<(DrawRule, u16)> {
+    if !a_side_has_one_piece(pos) {
+        return None;
+    }
     let w = counts(pos.pieces(Color::White), pos.kings());
     let b = counts(pos.pieces(Color::Black), pos.kings());
     if (w == (0, 2) && b == (0, 1)) || (w == (0, 1) && b == (0, 2)) {

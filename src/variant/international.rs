@@ -1,7 +1,7 @@
 //! International draughts (FMJD 10x10): diagonal captures, flying kings,
 //! majority rule (rules.md §5.6), and the draw rules of §8.1.
 
-use super::{DrawRule, Variant, VariantKind, counts};
+use super::{DrawRule, Variant, VariantKind, a_side_has_one_piece, counts};
 use crate::board::{Color, Position};
 
 /// International draughts.
@@ -33,7 +33,11 @@ impl Variant for International {
 
     /// §8.1.3 and §8.1.4: one side a lone king, the other three pieces with a
     /// king (16 moves each = 32 plies) or at most two with a king (10 plies).
+    #[inline]
     fn material_rule(pos: &Position) -> Option<(DrawRule, u16)> {
+        if !a_side_has_one_piece(pos) {
+            return None;
+        }
         let w = counts(pos.pieces(Color::White), pos.kings());
         let b = counts(pos.pieces(Color::Black), pos.kings());
         for (lone, other) in [(w, b), (b, w)] {

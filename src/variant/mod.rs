@@ -8,7 +8,7 @@ mod international;
 pub use frisian::{Frisian, FrisianSeed};
 pub use international::International;
 
-use crate::board::{Bitboard, Position};
+use crate::board::{Bitboard, Color, Position};
 use std::fmt;
 use std::str::FromStr;
 
@@ -166,6 +166,13 @@ macro_rules! with_variant {
             }
         }
     };
+}
+
+/// True if a side has exactly one piece: every material rule of §8 needs
+/// it, so this cheap test spares counting in all other positions.
+#[inline(always)]
+pub(crate) fn a_side_has_one_piece(pos: &Position) -> bool {
+    pos.pieces(Color::White).is_power_of_two() || pos.pieces(Color::Black).is_power_of_two()
 }
 
 /// Counts of one side's pieces, for the material rules of §8.
