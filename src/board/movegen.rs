@@ -84,8 +84,9 @@ fn forward(side: Color) -> [Dir; 2] {
 /// All legal moves of the side to move, written into `list` (cleared first).
 pub fn generate<V: Variant>(pos: &Position, list: &mut MoveList) {
     list.clear();
-    if has_capture::<V>(pos) {
-        generate_captures::<V>(pos, list);
+    let scan = scan_jumps::<V>(pos);
+    if scan.any != 0 || kings_can_capture::<V>(pos) {
+        generate_captures::<V>(pos, &scan, list);
     } else {
         generate_quiet::<V>(pos, list);
     }
@@ -107,8 +108,8 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 /// [`count`] with a caller-provided scratch list (used only when a capture
 /// must be generated), so hot loops need no fresh list.
 pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
-    if has_capture::<V>(pos) {
-        let scan = scan_jumps::<V>(pos);
+    let scan = scan_jumps::<V>(pos);
+    if scan.any != 0 || kings_can_capture::<V>(pos) {
         if scan.continuing == 0 && pos.own() & pos.kings() == 0 {
             let mut n = 0;
             for_capture_dirs!(V, |d| {
@@ -117,7 +118,7 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
             return n as usize;
         }
         scratch.clear();
-        generate_captures::<V>(pos, scratch);
+        generate_captures::<V>(pos, &scan, scratch);
         return scratch.len();
     }
     let side = pos.side();
@@ -183,15 +184,18 @@ fn man_can_jump<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> boo
 
 /// True if the side to move has a capture (and so must capture, §5.1).
 pub fn has_capture<V: Variant>(pos: &Position) -> bool {
-    let own = pos.own();
-    let opp = pos.opponent();
     let empty = BOARD & !pos.occupied();
-    let men = own & !pos.kings();
-    if men_jumping::<V>(men, opp, empty) != 0 {
-        return true;
-    }
+    let men = pos.own() & !pos.kings();
+    men_jumping::<V>(men, pos.opponent(), empty) != 0 || kings_can_capture::<V>(pos)
+}
+
+/// True if a king of the side to move has a capture.
+#[inline]
+fn kings_can_capture<V: Variant>(pos: &Position) -> bool {
+    let opp = pos.opponent();
     let occ = pos.occupied();
-    for k in squares(own & pos.kings()) {
+    let empty = BOARD & !occ;
+    for k in squares(pos.own() & pos.kings()) {
         for &d in capture_dirs::<V>() {
             if let Some(x) = first_blocker(d, k, occ)
                 && x.mask() & opp != 0
@@ -359,6 +363,8 @@ impl Captures<'_> {
 struct JumpScan {
     /// Per direction, the landing squares of the men's jumps that way.
     landings: [Bitboard; 8],
+    /// All landing squares: empty when no man can capture.
+    any: Bitboard,
     /// Men with a jump that can be continued (tested in every direction but
     /// the way back, which the jumped piece blocks). A continued sequence
     /// captures at least two pieces and so beats every single jump in both
@@ -383,16 +389,30 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
     let men = pos.own() & !pos.kings();
     let opp = pos.opponent();
     let empty = BOARD & !pos.occupied();
+    let mut landings = [0; 8];
+    let mut any = 0;
+    for_capture_dirs!(V, |d| {
+        let land = shift(shift(men, d) & opp, d) & empty;
+        landings[d.0 as usize] = land;
+        any |= land;
+    });
+    let mut scan = JumpScan {
+        landings,
+        any,
+        continuing: 0,
+        prey: opp,
+    };
+    if any == 0 {
+        return scan;
+    }
     // Squares from which a man could jump along each direction.
     let mut jump_from = [0; 8];
     for_capture_dirs!(V, |e| {
         jump_from[e.0 as usize] = shift(opp & shift(empty, e.reverse()), e.reverse());
     });
-    let mut landings = [0; 8];
     let mut over_kings = 0;
-    let mut continuing = 0;
     for_capture_dirs!(V, |d| {
-        let land = shift(shift(men, d) & opp, d) & empty;
+        let land = landings[d.0 as usize];
         if land != 0 {
             let back = d.reverse();
             let mut onwards = 0;
@@ -401,27 +421,19 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
                     onwards |= jump_from[e.0 as usize];
                 }
             });
-            continuing |= shift(shift(land & onwards, back), back);
-            landings[d.0 as usize] = land;
+            scan.continuing |= shift(shift(land & onwards, back), back);
             over_kings |= shift(land, back) & pos.kings();
         }
     });
     let king_first = V::capture_score(0, 1, false) > V::capture_score(1, 0, false);
-    let prey = if king_first && over_kings != 0 {
-        pos.kings() & opp
-    } else {
-        opp
-    };
-    JumpScan {
-        landings,
-        continuing,
-        prey,
+    if king_first && over_kings != 0 {
+        scan.prey = pos.kings() & opp;
     }
+    scan
 }
 
 /// All best capture moves (a capture exists).
-fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
-    let scan = scan_jumps::<V>(pos);
+fn generate_captures<V: Variant>(pos: &Position, scan: &JumpScan, list: &mut MoveList) {
     let kings = pos.own() & pos.kings();
     if kings == 0 && scan.continuing == 0 {
         // Every capture is a single jump by a man.
@@ -439,12 +451,13 @@ fn generate_captures<V: Variant>(pos: &Position, list: &mut MoveList) {
     let opp = pos.opponent();
     let occ_all = pos.occupied();
     let empty = BOARD & !occ_all;
-    let men = own & !pos.kings();
-    let jumpers = if scan.continuing != 0 {
-        scan.continuing
-    } else {
-        men_jumping::<V>(men, opp, empty)
-    };
+    let mut jumpers = scan.continuing;
+    if jumpers == 0 {
+        for_capture_dirs!(V, |d| {
+            let back = d.reverse();
+            jumpers |= shift(shift(scan.landings[d.0 as usize], back), back);
+        });
+    }
     let mut c = Captures {
         opp,
         opp_kings: opp & pos.kings(),
