@@ -66,7 +66,7 @@ fn illegal_move_loses() {
 
 #[test]
 fn crash_loses() {
-    expect_faults("crash", &["--tc1", "depth=1"], "crash");
+    expect_faults("crash", &["--tc1", "depth=1"], "engine crash");
 }
 
 #[test]

@@ -5,6 +5,18 @@
 //! ([`stats`]), the pentanomial SPRT ([`sprt`]), the match loop
 //! ([`runner`]) and self-play data ([`selfplay`]). This file holds the
 //! command-line options of the three commands and their entry points.
+//!
+//! Examples:
+//!
+//! ```text
+//! molkwar match --tc1 depth=6 --tc2 depth=4 --games 200 --pdn out.pdn
+//! molkwar match --engine1 "./new hub" --engine2 "./old hub" --tc 10+0.1 \
+//!     --concurrency 2 --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+//! molkwar match --variant frisian --engine2 "scan hub" --dir2 /opt/scan \
+//!     --param2 threads=1 --tc 40/60
+//! molkwar openings --variant normal --plies 2,3 --max-score 0.3 --depth 10
+//! molkwar selfplay --nodes 20000 --games 1000 --seed 17 --out data.txt
+//! ```
 
 pub mod clock;
 pub mod engine_proc;

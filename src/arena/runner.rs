@@ -42,7 +42,7 @@ pub struct MatchConfig {
 pub struct EngineTotals {
     pub stats: SideStats,
     /// Games lost by a fault, by reason.
-    pub faults: BTreeMap<&'static str, u32>,
+    pub faults: BTreeMap<String, u32>,
 }
 
 /// The outcome of a match.
@@ -52,32 +52,19 @@ pub struct Summary {
     pub tally: Tally,
     pub engines: [EngineTotals; 2],
     /// Games by how they ended.
-    pub terminations: BTreeMap<&'static str, u32>,
+    pub terminations: BTreeMap<String, u32>,
     pub seconds: f64,
     /// Last LLR and the verdict, if an SPRT ran.
     pub sprt: Option<(f64, Verdict)>,
 }
 
-/// The summary key of a termination.
-pub fn termination_kind(t: &Termination) -> &'static str {
+/// The summary key of a termination (without the move or line).
+pub fn termination_kind(t: &Termination) -> String {
     match t {
-        Termination::NoMoves => "no legal move",
-        Termination::Draw(r) => match r.name() {
-            "repetition" => "draw: repetition",
-            "25-move" => "draw: 25-move",
-            "16-move" => "draw: 16-move",
-            "5-move" => "draw: 5-move",
-            "kings-only-50" => "draw: kings-only-50",
-            _ => "draw: 2-kings-v-1-king",
-        },
-        Termination::Illegal(_) => "illegal move",
-        Termination::Time => "time forfeit",
-        Termination::Crash => "crash",
-        Termination::NoDone => "no done",
-        Termination::Protocol(_) => "protocol violation",
-        Termination::AdjudicatedWin => "adjudicated win",
-        Termination::AdjudicatedDraw => "adjudicated draw",
-        Termination::MaxLength => "maximum length",
+        Termination::Draw(r) => format!("draw: {r}"),
+        Termination::Illegal(_) => "illegal move".into(),
+        Termination::Protocol(_) => "protocol violation".into(),
+        t => t.name(),
     }
 }
 
@@ -153,7 +140,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             summary.engines[white].stats.merge(&rec.stats[0]);
             summary.engines[black].stats.merge(&rec.stats[1]);
             let kind = termination_kind(&rec.termination);
-            *summary.terminations.entry(kind).or_default() += 1;
+            *summary.terminations.entry(kind.clone()).or_default() += 1;
             if let Some(c) = rec.offender {
                 let e = if c == Color::White { white } else { black };
                 *summary.engines[e].faults.entry(kind).or_default() += 1;

@@ -5,7 +5,7 @@
 //! distributions whose t-value `(μ − ½)/σ_pair` equals `√2 · nElo / (800 / ln 10)`.
 //! Wald's bounds: `ln(β / (1 − α))` and `ln((1 − β) / α)`.
 
-use super::stats::PENTA_SCORES;
+use super::stats::{PENTA_SCORES, mean_var};
 
 /// `800 / ln 10`: normalized Elo per unit of per-game t-value.
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
@@ -106,12 +106,9 @@ impl Sprt {
 /// `N/2 · ln((1 + (t̂ − t₀)²) / (1 + (t̂ − t₁)²))` with pair t-values.
 pub fn llr_approx(sprt: &Sprt, penta: &[u32; 5]) -> f64 {
     let counts = penta.map(|c| c as f64);
-    let n: f64 = counts.iter().sum();
-    let mean = (0..5).map(|i| counts[i] * PENTA_SCORES[i]).sum::<f64>() / n;
-    let var = (0..5)
-        .map(|i| counts[i] * (PENTA_SCORES[i] - mean).powi(2))
-        .sum::<f64>()
-        / n;
+    let Some((n, mean, var)) = mean_var(&counts, &PENTA_SCORES) else {
+        return 0.0;
+    };
     let t_hat = (mean - 0.5) / var.sqrt();
     let t = |nelo: f64| nelo / NELO_PER_T * std::f64::consts::SQRT_2;
     let (t0, t1) = (t(sprt.elo0), t(sprt.elo1));

@@ -40,8 +40,9 @@ pub fn erf(x: f64) -> f64 {
     s * y
 }
 
-/// Mean and variance of a discrete distribution given by counts.
-fn mean_var(counts: &[f64], values: &[f64]) -> Option<(f64, f64, f64)> {
+/// Total count, mean and variance of a discrete distribution given by
+/// counts of `values`.
+pub fn mean_var(counts: &[f64], values: &[f64]) -> Option<(f64, f64, f64)> {
     let n: f64 = counts.iter().sum();
     if n <= 0.0 {
         return None;
