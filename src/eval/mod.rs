@@ -23,9 +23,10 @@
 //!   Frisian two kings against one, equal-ish kings-only endings) are scaled
 //!   toward 0, and so is every score as a counter-based draw comes near.
 
-use crate::board::bitboard::free_ray;
-use crate::board::{Bitboard, Color, Dir, Position, Square, squares};
+use crate::board::bitboard::{free_ray, step};
+use crate::board::{BOARD, Bitboard, Color, Dir, Position, Square, squares};
 use crate::game::DrawState;
+use crate::search::draws;
 use crate::search::{MATE, Score};
 use crate::variant::{Variant, VariantKind};
 
@@ -92,10 +93,51 @@ const GUARD_BLACK: Bitboard = mask_of(&[2, 3, 4]);
 /// The long diagonal 46–5.
 const LONG_DIAGONAL: Bitboard = mask_of(&[46, 41, 37, 32, 28, 23, 19, 14, 10, 5]);
 
+/// Tempo weight planes: bit k of a man's tempo weight (White: 9 − row,
+/// Black: row) is set on the rows of `TEMPO_PLANES[colour][k]`, so the
+/// weighted count is four popcounts per side.
+const TEMPO_PLANES: [[Bitboard; 4]; 2] = {
+    let mut t = [[0; 4]; 2];
+    let mut r = 0;
+    while r < 10 {
+        let mut k = 0;
+        while k < 4 {
+            if (9 - r) >> k & 1 != 0 {
+                t[0][k] |= ROWS[r];
+            }
+            if r >> k & 1 != 0 {
+                t[1][k] |= ROWS[r];
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Row 0..=9 of each bit of the layout (0 for ghost bits).
+const ROW_OF_BIT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut r = 0;
+    while r < 10 {
+        let mut b = 0;
+        while b < 64 {
+            if ROWS[r] >> b & 1 != 0 {
+                t[b] = r as u8;
+            }
+            b += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
 /// `CONE[c][bit]`: squares an opponent piece must stand on to stop a man of
 /// colour c on that square: the forward triangle widening one column per
 /// row, plus the squares two columns either side on the man's own row
-/// (Frisian sideways captures).
+/// (Frisian sideways captures). On the dark squares the triangle is the
+/// diagonal cone; [`stopped`] computes the same thing for all men at once.
+#[cfg(test)]
 static CONE: [[Bitboard; 64]; 2] = {
     let mut t = [[0u64; 64]; 2];
     let mut n = 1;
@@ -167,13 +209,8 @@ pub fn evaluate<V: Variant>(pos: &Position, draw: &DrawState) -> Score {
 
     // Tempo: advancement in rows, weight 1 (full board) .. 5 (no men left).
     let weight = 1 + (40 - men_total).max(0) / 10;
-    let mut tempo = 0;
-    for (r, &row) in ROWS.iter().enumerate() {
-        let r = r as i32;
-        tempo += (white.men & row).count_ones() as i32 * (9 - r);
-        tempo -= (black.men & row).count_ones() as i32 * r;
-    }
-    score += tempo * weight;
+    score +=
+        (weighted(white.men, &TEMPO_PLANES[0]) - weighted(black.men, &TEMPO_PLANES[1])) * weight;
 
     // Centre and flank, a middlegame notion.
     if men_total > 12 {
@@ -203,7 +240,9 @@ pub fn evaluate<V: Variant>(pos: &Position, draw: &DrawState) -> Score {
     }
 
     // King activity.
-    score += king_activity(white.kings, occ) - king_activity(black.kings, occ);
+    if wk + bk > 0 {
+        score += king_activity(white.kings, occ) - king_activity(black.kings, occ);
+    }
 
     score = scale_for_draws::<V>(score, pos, draw, (wm, wk, bm, bk));
     let score = score.clamp(-MAX_EVAL, MAX_EVAL);
@@ -213,19 +252,77 @@ pub fn evaluate<V: Variant>(pos: &Position, draw: &DrawState) -> Score {
     }
 }
 
+/// `Σ 2^k · |men ∩ planes[k]|`.
+#[inline(always)]
+fn weighted(men: Bitboard, planes: &[Bitboard; 4]) -> i32 {
+    ((men & planes[0]).count_ones()
+        + 2 * (men & planes[1]).count_ones()
+        + 4 * (men & planes[2]).count_ones()
+        + 8 * (men & planes[3]).count_ones()) as i32
+}
+
+/// Kogge-Stone propagators of an unoccluded fill along a step of `o` bits:
+/// `[k]` holds the squares t such that t and the 2^k − 1 squares before it
+/// (steps of `o` back) are on the board: a jump of 2^k steps onto t stays
+/// on the board all the way (the ghost squares stop a fill at the edges).
+const fn propagators(o: i32) -> [Bitboard; 3] {
+    const fn shl(b: Bitboard, n: i32) -> Bitboard {
+        if n > 0 { b << n } else { b >> -n }
+    }
+    let p2 = BOARD & shl(BOARD, o);
+    let p4 = p2 & shl(p2, 2 * o);
+    [BOARD, p2, p4]
+}
+
+/// `b` and every square reached from it by any number of steps of `o`.
+#[inline(always)]
+fn fill<const O: i32>(b: Bitboard, p: &[Bitboard; 3]) -> Bitboard {
+    let shl = |b: Bitboard, n: i32| if n > 0 { b << n } else { b >> -n };
+    let mut g = b;
+    g |= p[0] & shl(g, O);
+    g |= p[1] & shl(g, 2 * O);
+    g |= p[2] & shl(g, 4 * O);
+    g |= p[2] & shl(g, 4 * O);
+    g
+}
+
+const PROP_SW: [Bitboard; 3] = propagators(Dir::SW.offset());
+const PROP_SE: [Bitboard; 3] = propagators(Dir::SE.offset());
+const PROP_NW: [Bitboard; 3] = propagators(Dir::NW.offset());
+const PROP_NE: [Bitboard; 3] = propagators(Dir::NE.offset());
+
+/// The squares where a man of `color` (0 White, 1 Black) has a piece of
+/// `opp` in its cone (exact on the squares not in `opp`): the diagonal
+/// cone behind each `opp` piece (from the man's view), widening one step
+/// per row, and the squares two columns beside it on its row. The cone is
+/// filled along one diagonal then the other, in both orders: one of the
+/// two paths to a square of the cone always stays on the board.
+#[inline(always)]
+fn stopped(opp: Bitboard, color: usize) -> Bitboard {
+    let side = step(opp, Dir::W) | step(opp, Dir::E);
+    if color == 0 {
+        const SW: i32 = Dir::SW.offset();
+        const SE: i32 = Dir::SE.offset();
+        fill::<SE>(fill::<SW>(opp, &PROP_SW), &PROP_SE)
+            | fill::<SW>(fill::<SE>(opp, &PROP_SE), &PROP_SW)
+            | side
+    } else {
+        const NW: i32 = Dir::NW.offset();
+        const NE: i32 = Dir::NE.offset();
+        fill::<NE>(fill::<NW>(opp, &PROP_NW), &PROP_NE)
+            | fill::<NW>(fill::<NE>(opp, &PROP_NE), &PROP_NW)
+            | side
+    }
+}
+
 /// Bonus of the men of one colour (index 0 White, 1 Black) with a free run.
 fn runaway(men: Bitboard, opp: Bitboard, color: usize, king: Score) -> Score {
     let mut bonus = 0;
-    for s in squares(men) {
-        if CONE[color][s.bit() as usize] & opp == 0 {
-            let dist = if color == 0 {
-                s.row() as Score
-            } else {
-                9 - s.row() as Score
-            };
-            // One step from promotion ≈ 3/4 of the king's surplus value.
-            bonus += (king - MAN) * (10 - dist) / 12;
-        }
+    for s in squares(men & !stopped(opp, color)) {
+        let row = ROW_OF_BIT[s.bit() as usize & 63] as Score;
+        let dist = if color == 0 { row } else { 9 - row };
+        // One step from promotion ≈ 3/4 of the king's surplus value.
+        bonus += (king - MAN) * (10 - dist) / 12;
     }
     bonus
 }
@@ -256,14 +353,14 @@ fn scale_for_draws<V: Variant>(
     let mut score = score;
     // 16-/5-move endings (International), 2 kings v 1 king (Frisian): a
     // draw unless won by force within the counter, which the search sees.
-    if V::material_rule(pos).is_some() {
+    if draws::material_rule::<V>(pos).is_some() {
         score /= 8;
     } else if wm + bm == 0 && (wk - bk).abs() <= 1 {
         // Kings only, at most one king up: drawn in practice.
         score /= 4;
     }
     // A counter rule fires soon: fade the score out over its last 20 plies.
-    let left = draw.plies_to_draw::<V>(pos) as Score;
+    let left = draws::plies_to_draw::<V>(draw, pos) as Score;
     if left < 20 {
         score = score * left / 20;
     }
@@ -296,6 +393,27 @@ mod tests {
         let e = eval_fen::<Frisian>("W:W28,33,K45:B12,17");
         let f = eval_fen::<Frisian>("B:W34,39:B18,23,K6");
         assert_eq!(e, f);
+    }
+
+    #[test]
+    fn stopped_men_match_the_cone_table() {
+        let mut r = 0x1234_5678u64;
+        for _ in 0..2000 {
+            r = r
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let opp = (r ^ (r >> 29)) & crate::board::BOARD & (r >> 7 | r << 3);
+            for (color, cone) in CONE.iter().enumerate() {
+                let fast = stopped(opp, color);
+                for s in Square::all().filter(|s| s.mask() & opp == 0) {
+                    let slow = cone[s.bit() as usize] & opp != 0;
+                    assert_eq!(fast & s.mask() != 0, slow, "{opp:x} {color} {s}");
+                }
+            }
+        }
+        for s in Square::all() {
+            assert_eq!(ROW_OF_BIT[s.bit() as usize] as u32, s.row());
+        }
     }
 
     #[test]
