@@ -72,12 +72,12 @@ fn king_move_dirs<V: Variant>() -> &'static [Dir] {
     }
 }
 
-/// The forward directions of a man of `side`.
+/// The squares `men` of `side` can step to: forward left and forward right.
 #[inline(always)]
-fn forward(side: Color) -> [Dir; 2] {
+fn men_targets(side: Color, men: Bitboard, empty: Bitboard) -> [Bitboard; 2] {
     match side {
-        Color::White => [Dir::NW, Dir::NE],
-        Color::Black => [Dir::SW, Dir::SE],
+        Color::White => [shift(men, Dir::NW) & empty, shift(men, Dir::NE) & empty],
+        Color::Black => [shift(men, Dir::SW) & empty, shift(men, Dir::SE) & empty],
     }
 }
 
@@ -124,10 +124,8 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     let side = pos.side();
     let empty = BOARD & !pos.occupied();
     let men = pos.own() & !pos.kings();
-    let mut n = 0;
-    for d in forward(side) {
-        n += (step(men, d) & empty).count_ones();
-    }
+    let [a, b] = men_targets(side, men, empty);
+    let mut n = a.count_ones() + b.count_ones();
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
     let occ = pos.occupied();
     for k in squares(kings) {
@@ -144,10 +142,9 @@ pub fn has_move<V: Variant>(pos: &Position) -> bool {
     let side = pos.side();
     let empty = BOARD & !pos.occupied();
     let men = pos.own() & !pos.kings();
-    for d in forward(side) {
-        if step(men, d) & empty != 0 {
-            return true;
-        }
+    let [a, b] = men_targets(side, men, empty);
+    if a | b != 0 {
+        return true;
     }
     let occ = pos.occupied();
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
@@ -208,17 +205,30 @@ fn kings_can_capture<V: Variant>(pos: &Position) -> bool {
     false
 }
 
+/// The quiet moves of `men` one step along `d` onto `empty`.
+#[inline(always)]
+fn push_men_steps(list: &mut MoveList, men: Bitboard, empty: Bitboard, d: Dir) {
+    for to in squares(shift(men, d) & empty) {
+        let from = Square::from_bit_unchecked((to.bit() as i32 - d.offset()) as u32);
+        list.push(Move::quiet(from, to));
+    }
+}
+
 /// Quiet moves (no capture exists).
 fn generate_quiet<V: Variant>(pos: &Position, list: &mut MoveList) {
     let side = pos.side();
     let occ = pos.occupied();
     let empty = BOARD & !occ;
     let men = pos.own() & !pos.kings();
-    for d in forward(side) {
-        let back = d.reverse();
-        for to in squares(step(men, d) & empty) {
-            let from = Square::from_bit_unchecked(step(to.mask(), back).trailing_zeros());
-            list.push(Move::quiet(from, to));
+    // One branch on the side, then constant directions in each arm.
+    match side {
+        Color::White => {
+            push_men_steps(list, men, empty, Dir::NW);
+            push_men_steps(list, men, empty, Dir::NE);
+        }
+        Color::Black => {
+            push_men_steps(list, men, empty, Dir::SW);
+            push_men_steps(list, men, empty, Dir::SE);
         }
     }
     // §6: the tracked king may not make a fourth quiet move in a row.
