@@ -70,6 +70,12 @@ impl Ordering {
         }
     }
 
+    /// The history score of a quiet move.
+    #[inline]
+    pub fn history_of(&self, pos: &Position, mv: &Move) -> i32 {
+        self.history[history_index(pos, mv)]
+    }
+
     /// True if `mv` is one of the killers of `ply`.
     pub fn is_killer(&self, mv: &Move, ply: usize) -> bool {
         self.killers

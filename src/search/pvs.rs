@@ -152,8 +152,30 @@ pub struct Worker<'a, V: Variant> {
     pub leaf_plies: u64,
     pub leaves: u64,
     pub root_depth: i32,
+    /// Late move reductions by depth and move number (non-PV nodes).
+    lmr: [[u8; 64]; 64],
     _variant: PhantomData<V>,
 }
+
+/// The reduction table: `1 + ln(depth)·ln(move number) / 2.25` plies.
+fn lmr_table() -> [[u8; 64]; 64] {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            let x = 1.0 + (d as f64).ln() * (i as f64).ln() / 2.25;
+            *r = x.floor().clamp(0.0, 15.0) as u8;
+        }
+    }
+    t
+}
+
+/// Reverse futility margin at `depth` (plies ≤ [`RFP_DEPTH`]).
+#[inline]
+fn rfp_margin(depth: i32) -> Score {
+    60 * depth
+}
+/// Deepest node where a static evaluation far above beta cuts.
+const RFP_DEPTH: i32 = 3;
 
 impl<'a, V: Variant> Worker<'a, V> {
     /// A worker for thread `id` over the game history `keys`.
@@ -174,6 +196,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             leaf_plies: 0,
             leaves: 0,
             root_depth: 1,
+            lmr: lmr_table(),
             _variant: PhantomData,
         }
     }
@@ -326,6 +349,20 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // Reverse futility: a quiet position (no capture for either side)
+        // whose static score is far above beta is cut at low depth.
+        if !pv_node
+            && depth <= RFP_DEPTH
+            && beta.abs() < WIN_BOUND
+            && !movegen::has_capture::<V>(pos)
+            && !threatened::<V>(pos)
+        {
+            let eval = evaluate::<V>(pos, draw);
+            if eval - rfp_margin(depth) >= beta && movegen::has_move::<V>(pos) {
+                return eval;
+            }
+        }
+
         movegen::generate::<V>(pos, &mut self.frames[fi].list);
         let n = self.frames[fi].list.len();
         if n == 0 {
@@ -368,8 +405,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                 // Late move reductions for quiet late moves.
                 let mut r = 0;
                 if depth >= 3 && quiet && i >= if pv_node { 3 } else { 2 } {
-                    r = 1 + (i >= 8 && depth >= 5) as i32 + (!pv_node && i >= 16) as i32;
-                    r = r.min(depth - 1);
+                    r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    } else if self.ordering.history_of(pos, &mv) < 0 {
+                        r += 1;
+                    }
+                    r = r.clamp(1, depth - 1);
                 }
                 score = -self.search(
                     fi + 1,

@@ -20,6 +20,9 @@ pub struct Plan {
     pub hard: Option<Duration>,
     /// No time at all: search one iteration and answer.
     pub minimal: bool,
+    /// Only a fixed move time: it is used in full (iterations go on until
+    /// the hard deadline aborts one).
+    pub fixed: bool,
 }
 
 fn secs(s: f64) -> Duration {
@@ -34,6 +37,7 @@ impl Plan {
                 soft: None,
                 hard: None,
                 minimal: false,
+                fixed: false,
             };
         }
         let mut soft: Option<Duration> = None;
@@ -78,10 +82,13 @@ impl Plan {
             soft = Some(soft.map_or(secs(s), |x| x.min(secs(s))));
             hard = Some(hard.map_or(secs(h), |x| x.min(secs(h))));
         }
+        let fixed = limits.move_time.is_some_and(|t| t.is_finite())
+            && !limits.time.is_some_and(|t| t.is_finite());
         Plan {
             soft,
             hard,
             minimal,
+            fixed,
         }
     }
 }
@@ -134,6 +141,7 @@ impl Clock {
     /// started past about half the soft time as it would rarely finish.
     pub fn soft_expired(&self, factor: f64) -> bool {
         match (self.elapsed(), self.plan.soft, self.plan.hard) {
+            (Some(e), _, Some(h)) if self.plan.fixed => e >= h,
             (Some(e), Some(s), h) => {
                 let mut limit = s.mul_f64(factor * 0.6);
                 if let Some(h) = h {
