@@ -375,8 +375,7 @@ struct JumpScan {
     landings: [Bitboard; 8],
     /// All landing squares: empty when no man can capture.
     any: Bitboard,
-    /// Men with a jump that can be continued (tested in every direction but
-    /// the way back, which the jumped piece blocks). A continued sequence
+    /// Men with a jump that can be continued. A continued sequence
     /// captures at least two pieces and so beats every single jump in both
     /// variants (§5.6): when this is not empty, only these men and the kings
     /// need the full search.
@@ -415,22 +414,18 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
     if any == 0 {
         return scan;
     }
-    // Squares from which a man could jump along each direction.
-    let mut jump_from = [0; 8];
+    // Squares from which a man could jump on, in any direction. The way back
+    // needs no exclusion: behind the jumped piece stands the jumping man,
+    // so that square is never empty.
+    let mut onwards = 0;
     for_capture_dirs!(V, |e| {
-        jump_from[e.0 as usize] = shift(opp & shift(empty, e.reverse()), e.reverse());
+        onwards |= shift(opp & shift(empty, e.reverse()), e.reverse());
     });
     let mut over_kings = 0;
     for_capture_dirs!(V, |d| {
         let land = landings[d.0 as usize];
         if land != 0 {
             let back = d.reverse();
-            let mut onwards = 0;
-            for_capture_dirs!(V, |e| {
-                if e != back {
-                    onwards |= jump_from[e.0 as usize];
-                }
-            });
             scan.continuing |= shift(shift(land & onwards, back), back);
             over_kings |= shift(land, back) & pos.kings();
         }
