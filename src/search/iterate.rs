@@ -4,6 +4,7 @@
 //! the final best move with its expected reply.
 
 use super::pvs::{WIN_BOUND, Worker, tt_key};
+use super::threads::Completed;
 use super::time::Plan;
 use super::{Event, Info, Limits, MATE, MAX_PLY, Mode, Score};
 use crate::board::{Move, Position, movegen};
@@ -133,11 +134,6 @@ pub fn iterate<V: Variant>(
         score: 0,
         pv: vec![job.moves[0]],
     };
-    // Helpers: vary the start so the threads spread over the tree.
-    if !main && st.moves.len() > 1 {
-        let k = w.id % st.moves.len();
-        st.moves.rotate_left(k);
-    }
     let max_depth = match (job.plan.minimal, job.limits.depth) {
         (true, _) => 1,
         (false, Some(d)) => d.clamp(1, MAX_DEPTH),
@@ -147,7 +143,17 @@ pub fn iterate<V: Variant>(
     let mut end = End::Exhausted;
     let mut last_best = st.best;
     let mut unstable = 0.0f64;
-    for depth in first..=max_depth {
+    let mut depth = first;
+    while depth <= max_depth {
+        // Lazy SMP: a helper stays one iteration ahead of the deepest one
+        // completed; the main thread takes over a helper's deeper result
+        // when it completes its own iteration (below).
+        if !main {
+            depth = depth.max(w.shared.completed.load(Ordering::Acquire) + 2);
+            if depth > max_depth {
+                break;
+            }
+        }
         w.root_depth = depth as i32;
         w.leaf_plies = 0;
         w.leaves = 0;
@@ -187,8 +193,26 @@ pub fn iterate<V: Variant>(
             }
             break;
         }
+        w.shared.complete(depth);
         if !main {
+            w.shared.offer(Completed {
+                depth,
+                best: st.best,
+                score: st.score,
+                pv: st.pv.clone(),
+            });
+            depth += 1;
             continue;
+        }
+        // A helper got further: take its result (its move goes first).
+        if let Some(c) = w.shared.deeper_than(depth) {
+            depth = c.depth;
+            st.best = c.best;
+            st.score = c.score;
+            st.pv = c.pv;
+            if let Some(i) = st.moves.iter().position(|m| *m == c.best) {
+                st.moves[..=i].rotate_right(1);
+            }
         }
         w.poll();
         st.pv = legal_prefix::<V>(&job.root, &st.pv);
@@ -224,6 +248,7 @@ pub fn iterate<V: Variant>(
                 break;
             }
         }
+        depth += 1;
     }
     if !main {
         return (None, None);

@@ -3,15 +3,17 @@
 //! node counters. The main thread decides when to stop, reports, and sends
 //! the one `Done` of the search.
 
+use super::Score;
 use super::iterate::{self, Job};
 use super::pvs::Worker;
 use super::time::Clock;
 use super::tt::Tt;
 use super::{Event, Mode};
+use crate::board::Move;
 use crate::variant::Variant;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
 
 /// What the threads of one search share.
 pub struct Shared {
@@ -23,6 +25,19 @@ pub struct Shared {
     nodes: Vec<AtomicU64>,
     /// Node limit over all threads (checked by the main thread).
     pub node_limit: Option<u64>,
+    /// Deepest iteration completed by any thread.
+    pub completed: AtomicU32,
+    /// The result of the deepest iteration a helper completed.
+    pub helper_result: Mutex<Option<Completed>>,
+}
+
+/// A completed root iteration of a helper thread.
+#[derive(Clone, Debug)]
+pub struct Completed {
+    pub depth: u32,
+    pub best: Move,
+    pub score: Score,
+    pub pv: Vec<Move>,
 }
 
 impl Shared {
@@ -38,7 +53,33 @@ impl Shared {
             ponder_hit,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit,
+            completed: AtomicU32::new(0),
+            helper_result: Mutex::new(None),
         }
+    }
+
+    /// Records that a thread completed the iteration `depth`.
+    #[inline]
+    pub fn complete(&self, depth: u32) {
+        self.completed.fetch_max(depth, Ordering::AcqRel);
+    }
+
+    /// Offers a helper's completed iteration to the main thread.
+    pub fn offer(&self, c: Completed) {
+        if let Ok(mut r) = self.helper_result.lock()
+            && r.as_ref().is_none_or(|old| old.depth < c.depth)
+        {
+            *r = Some(c);
+        }
+    }
+
+    /// A helper's result deeper than `depth`, if any.
+    pub fn deeper_than(&self, depth: u32) -> Option<Completed> {
+        if self.completed.load(Ordering::Acquire) <= depth {
+            return None;
+        }
+        let r = self.helper_result.lock().ok()?;
+        r.as_ref().filter(|c| c.depth > depth).cloned()
     }
 
     /// Publishes thread `id`'s node count.
