@@ -16,7 +16,10 @@ fn fake(mode: &str) -> String {
 /// skipped on a developer machine, but CI (which installs it) must run them.
 fn have_python() -> bool {
     let found = Command::new("python3").arg("--version").output().is_ok();
-    assert!(found || std::env::var_os("CI").is_none(), "python3 is required in CI");
+    assert!(
+        found || std::env::var_os("CI").is_none(),
+        "python3 is required in CI"
+    );
     found
 }
 
