@@ -51,6 +51,7 @@ impl DrawState {
     }
 
     /// The counter-based draw rule that has fired, if any (repetition apart).
+    #[inline]
     pub fn verdict<V: Variant>(&self, pos: &Position) -> Option<DrawRule> {
         let (limit, rule) = V::QUIET_LIMIT;
         if self.quiet_plies >= limit {
@@ -65,6 +66,7 @@ impl DrawState {
     }
 
     /// Plies left before a counter rule draws the game (for the evaluator).
+    #[inline]
     pub fn plies_to_draw<V: Variant>(&self, pos: &Position) -> u16 {
         let (limit, _) = V::QUIET_LIMIT;
         let mut left = limit.saturating_sub(self.quiet_plies);

@@ -26,7 +26,6 @@
 use crate::board::bitboard::{free_ray, step};
 use crate::board::{BOARD, Bitboard, Color, Dir, Position, Square, squares};
 use crate::game::DrawState;
-use crate::search::draws;
 use crate::search::{MATE, Score};
 use crate::variant::{Variant, VariantKind};
 
@@ -353,14 +352,14 @@ fn scale_for_draws<V: Variant>(
     let mut score = score;
     // 16-/5-move endings (International), 2 kings v 1 king (Frisian): a
     // draw unless won by force within the counter, which the search sees.
-    if draws::material_rule::<V>(pos).is_some() {
+    if V::material_rule(pos).is_some() {
         score /= 8;
     } else if wm + bm == 0 && (wk - bk).abs() <= 1 {
         // Kings only, at most one king up: drawn in practice.
         score /= 4;
     }
     // A counter rule fires soon: fade the score out over its last 20 plies.
-    let left = draws::plies_to_draw::<V>(draw, pos) as Score;
+    let left = draw.plies_to_draw::<V>(pos) as Score;
     if left < 20 {
         score = score * left / 20;
     }

@@ -7,7 +7,6 @@
 //! the types and `Engine` methods below are what `src/hub/` and `src/cli.rs`
 //! use. The implementation behind them may change freely.
 
-pub(crate) mod draws;
 mod iterate;
 mod ordering;
 mod pvs;

@@ -69,7 +69,7 @@ pub fn win_in(ply: usize) -> Score {
 /// an entry.
 #[inline]
 pub fn tt_key<V: Variant>(pos: &Position, draw: &DrawState) -> u64 {
-    let left = super::draws::plies_to_draw::<V>(draw, pos) as u64;
+    let left = draw.plies_to_draw::<V>(pos) as u64;
     if left <= 40 {
         pos.key() ^ (left + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     } else {
@@ -266,7 +266,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// counter. The loss check (no legal move) comes first (§7).
     #[inline]
     fn drawn(&self, pos: &Position, draw: &DrawState, rep_start: usize) -> bool {
-        (self.repeated(rep_start) || super::draws::fired::<V>(draw, pos))
+        (self.repeated(rep_start) || draw.verdict::<V>(pos).is_some())
             && movegen::has_move::<V>(pos)
     }
 
@@ -288,7 +288,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         rep_start: usize,
     ) -> (Position, DrawState, usize) {
         let child = pos.play::<V>(mv);
-        let cdraw = super::draws::after::<V>(draw, pos, mv, &child);
+        let cdraw = draw.after::<V>(pos, mv, &child);
         let irreversible = mv.is_capture() || !pos.is_king_move(mv);
         self.keys.push(child.key());
         let crep = if irreversible {
