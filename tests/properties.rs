@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::{Rng, positions};
+use common::positions;
+use molkwar::arena::rng::Rng;
 use molkwar::board::fen::{parse_fen, parse_hub, to_fen, to_hub};
 use molkwar::board::notation::{parse_move, to_pdn};
 use molkwar::board::{MoveError, Restriction, movegen};
