@@ -287,3 +287,31 @@ fn pv_is_legal_and_starts_with_the_best_move() {
         assert_eq!(o.last().unwrap().pv.first(), o.best.as_ref());
     }
 }
+
+#[test]
+fn a_new_best_move_is_reported_before_its_iteration_ends() {
+    // Reports come in iteration order; a report followed by another of the
+    // same depth is a new best move found during that iteration, so it must
+    // differ from the move reported before it. Across these searches at least one such
+    // mid-iteration report must occur.
+    let mut mid_iteration = 0;
+    for (v, f) in [
+        (VariantKind::International, "W:W31-50:B1-20"),
+        (VariantKind::Frisian, "W:W31-50:B1-20"),
+        (VariantKind::International, "B:W31-50:B1-20"),
+        (VariantKind::Frisian, "B:W31-50:B1-20"),
+    ] {
+        let g = game(v, f);
+        let out = Engine::new().search_blocking(&g, depth(12), Mode::Think);
+        let infos = &out.infos;
+        for i in 1..infos.len() {
+            assert!(infos[i - 1].depth <= infos[i].depth, "depths go down: {f}");
+            // infos[i] is mid-iteration when the next report has its depth.
+            if i + 1 < infos.len() && infos[i].depth == infos[i + 1].depth {
+                assert_ne!(infos[i].pv.first(), infos[i - 1].pv.first(), "{f}");
+                mid_iteration += 1;
+            }
+        }
+    }
+    assert!(mid_iteration > 0, "no new best move was reported mid-iteration");
+}

@@ -65,6 +65,7 @@ impl<V: Variant> Worker<'_, V> {
         mut alpha: Score,
         beta: Score,
         depth: i32,
+        tx: Option<&Sender<Event>>,
     ) -> Score {
         let mut best = -MATE;
         // A single legal move cannot be reduced or compared: search it.
@@ -98,6 +99,14 @@ impl<V: Variant> Worker<'_, V> {
                 st.moves[..=i].rotate_right(1);
                 if score >= beta {
                     break;
+                }
+                // A new best move inside the window, searched in full: the
+                // GUI hears of it now, not only at the end of the iteration.
+                if i > 0
+                    && let Some(tx) = tx
+                {
+                    st.pv = legal_prefix::<V>(&job.root, &st.pv);
+                    let _ = tx.send(Event::Info(info(self, job, st, depth as u32)));
                 }
             }
         }
@@ -164,7 +173,7 @@ pub fn iterate<V: Variant>(
             (-MATE, MATE)
         };
         loop {
-            let s = w.root_search(job, &mut st, alpha, beta, depth as i32);
+            let s = w.root_search(job, &mut st, alpha, beta, depth as i32, tx);
             if w.stopped {
                 break;
             }
