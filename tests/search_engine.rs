@@ -313,5 +313,8 @@ fn a_new_best_move_is_reported_before_its_iteration_ends() {
             }
         }
     }
-    assert!(mid_iteration > 0, "no new best move was reported mid-iteration");
+    assert!(
+        mid_iteration > 0,
+        "no new best move was reported mid-iteration"
+    );
 }
