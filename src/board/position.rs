@@ -270,7 +270,11 @@ impl Position {
         }
 
         let mut restriction = self.restriction;
-        if V::KING_RESTRICTION {
+        // Nothing to track in the usual case: no king is followed and this
+        // is not a quiet king move.
+        if V::KING_RESTRICTION
+            && (self.restriction != [Restriction::NONE; 2] || (captured == 0 && was_king))
+        {
             // rules.md §6, rule 1 for the mover, rule 2 for the opponent.
             let old = restriction;
             let mine = &mut restriction[me.index()];
