@@ -5,9 +5,11 @@
 //! `error message="go: …"`), never prints anything but protocol lines, and
 //! exits cleanly at the end.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// xorshift64*: enough randomness for a test, no extra crate.
@@ -152,15 +154,7 @@ fn conversation(seed: u64, lines: usize) {
         .expect("start molkwar");
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines() {
-            let Ok(l) = l else { break };
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = common::lines_of(stdout);
     let mut c = Counts::default();
     let mut log = Vec::new();
     let (mut pings, mut gos) = (0usize, 0usize);

@@ -7,10 +7,12 @@
 //! harness closes stdin and requires a prompt exit, no unexpected stdout
 //! line and an empty stderr.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long any expected line may take (generous for a loaded CI machine).
@@ -59,15 +61,7 @@ impl Run {
             .spawn()
             .expect("start molkwar");
         let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
+        let rx = common::lines_of(stdout);
         Run {
             name: name.to_string(),
             stdin: child.stdin.take(),

@@ -1,9 +1,26 @@
 //! Shared helpers of the integration tests: readers for the spec data files
-//! in `tests/data/` and a small deterministic PRNG.
+//! in `tests/data/`, and a line reader for a child process's output.
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+
+/// The lines of `out` (a child's stdout), read on their own thread so that
+/// a test can wait for them with a timeout.
+pub fn lines_of(out: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines() {
+            let Ok(l) = l else { break };
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
 
 /// Path of a file in `tests/data/`.
 pub fn data_path(name: &str) -> PathBuf {
