@@ -85,7 +85,7 @@ fn men_targets(side: Color, men: Bitboard, empty: Bitboard) -> [Bitboard; 2] {
 pub fn generate<V: Variant>(pos: &Position, list: &mut MoveList) {
     list.clear();
     let scan = scan_jumps::<V>(pos);
-    if scan.any != 0 || kings_can_capture::<V>(pos) {
+    if scan.any != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
         generate_captures::<V>(pos, &scan, list);
     } else {
         generate_quiet::<V>(pos, list);
@@ -109,7 +109,7 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 /// must be generated), so hot loops need no fresh list.
 pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     let scan = scan_jumps::<V>(pos);
-    if scan.any != 0 || kings_can_capture::<V>(pos) {
+    if scan.any != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
         if scan.continuing == 0 && pos.own() & pos.kings() == 0 {
             let mut n = 0;
             for_capture_dirs!(V, |d| {
@@ -181,21 +181,33 @@ fn man_can_jump<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> boo
 
 /// True if the side to move has a capture (and so must capture, §5.1).
 pub fn has_capture<V: Variant>(pos: &Position) -> bool {
-    let empty = BOARD & !pos.occupied();
-    let men = pos.own() & !pos.kings();
-    men_jumping::<V>(men, pos.opponent(), empty) != 0 || kings_can_capture::<V>(pos)
+    can_capture::<V>(pos, pos.own(), pos.opponent())
 }
 
-/// True if a king of the side to move has a capture.
+/// True if the side not to move could capture were it its turn: a capture
+/// threat (the Frisian restriction only limits quiet moves, so it plays no
+/// part).
+pub fn opponent_has_capture<V: Variant>(pos: &Position) -> bool {
+    can_capture::<V>(pos, pos.opponent(), pos.own())
+}
+
+/// True if the pieces `me` can capture a piece of `them`.
 #[inline]
-fn kings_can_capture<V: Variant>(pos: &Position) -> bool {
-    let opp = pos.opponent();
+fn can_capture<V: Variant>(pos: &Position, me: Bitboard, them: Bitboard) -> bool {
+    let empty = BOARD & !pos.occupied();
+    men_jumping::<V>(me & !pos.kings(), them, empty) != 0
+        || kings_can_capture::<V>(pos, me & pos.kings(), them)
+}
+
+/// True if one of `kings` can capture a piece of `them`.
+#[inline]
+fn kings_can_capture<V: Variant>(pos: &Position, kings: Bitboard, them: Bitboard) -> bool {
     let occ = pos.occupied();
     let empty = BOARD & !occ;
-    for k in squares(pos.own() & pos.kings()) {
+    for k in squares(kings) {
         for &d in capture_dirs::<V>() {
             if let Some(x) = first_blocker(d, k, occ)
-                && x.mask() & opp != 0
+                && x.mask() & them != 0
                 && step(x.mask(), d) & empty != 0
             {
                 return true;
@@ -490,6 +502,37 @@ mod tests {
     use super::*;
     use crate::board::fen::parse_fen;
     use crate::variant::{Frisian, International};
+
+    #[test]
+    fn opponent_capture_is_a_capture_with_sides_swapped() {
+        for f in [
+            "W:W31-50:B1-20",
+            "W:W28,33:B19,23",
+            "B:W28,33:B19,23",
+            "W:W27,K45:B22,K1,12",
+            "B:WK46,30:B24,K14",
+            "W:W38:B28",
+            "B:W38:B28",
+        ] {
+            let p = parse_fen(f).unwrap();
+            let flipped = Position::new(
+                p.pieces(Color::White),
+                p.pieces(Color::Black),
+                p.kings(),
+                p.side().other(),
+            );
+            assert_eq!(
+                opponent_has_capture::<International>(&p),
+                has_capture::<International>(&flipped),
+                "{f}"
+            );
+            assert_eq!(
+                opponent_has_capture::<Frisian>(&p),
+                has_capture::<Frisian>(&flipped),
+                "{f}"
+            );
+        }
+    }
 
     #[test]
     fn has_move_agrees_with_generation() {

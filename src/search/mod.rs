@@ -10,6 +10,7 @@
 mod iterate;
 mod ordering;
 mod pvs;
+mod qsearch;
 mod threads;
 pub mod time;
 pub mod tt;

@@ -1,15 +1,14 @@
 //! The tree search of one thread: principal variation search with the
 //! transposition table, late move reductions and single-reply extensions,
-//! the draw rules applied in every node, and the quiescence search that
-//! resolves captures and capture threats.
+//! and the draw rules applied in every node. The quiescence search is in
+//! `qsearch.rs`.
 
 use super::ordering::{Ordering, pick};
 use super::threads::Shared;
 use super::time::Clock;
 use super::tt::{Bound, Tt};
 use super::{MATE, MAX_PLY, Score};
-use crate::board::bitboard::{first_blocker, step};
-use crate::board::{BOARD, Dir, Move, MoveList, Position, Square, movegen, squares};
+use crate::board::{Move, MoveList, Position, Square, movegen};
 use crate::eval::evaluate;
 use crate::game::DrawState;
 use crate::variant::Variant;
@@ -50,7 +49,7 @@ impl Frame {
     }
 
     /// Sets this frame's PV to `mv` followed by the child's PV.
-    fn set_pv(&mut self, mv: Move, child: &Frame) {
+    pub(super) fn set_pv(&mut self, mv: Move, child: &Frame) {
         self.pv[0] = mv;
         let n = child.pv_len.min(MAX_PLY - 1);
         self.pv[1..=n].copy_from_slice(&child.pv[..n]);
@@ -96,40 +95,6 @@ fn from_tt(s: Score, ply: usize) -> Score {
     } else {
         s
     }
-}
-
-/// True if the opponent of the side to move could capture were it its
-/// turn (the same test as `movegen::has_capture`, sides swapped; the
-/// Frisian restriction only limits quiet moves, so it plays no part).
-#[inline]
-pub fn threatened<V: Variant>(pos: &Position) -> bool {
-    let me = pos.own();
-    let them = pos.opponent();
-    let occ = me | them;
-    let empty = BOARD & !occ;
-    let dirs: &[Dir] = if V::ORTHOGONAL_CAPTURES {
-        &Dir::ALL
-    } else {
-        &Dir::DIAGONAL
-    };
-    let men = them & !pos.kings();
-    for &d in dirs {
-        let r = d.reverse();
-        if men & step(me & step(empty, r), r) != 0 {
-            return true;
-        }
-    }
-    for k in squares(them & pos.kings()) {
-        for &d in dirs {
-            if let Some(x) = first_blocker(d, k, occ)
-                && x.mask() & me != 0
-                && step(x.mask(), d) & empty != 0
-            {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// One search thread.
@@ -203,7 +168,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Counts a node and looks at the stop conditions now and then.
     #[inline]
-    fn visit(&mut self) {
+    pub(super) fn visit(&mut self) {
         self.nodes += 1;
         if let Some(limit) = self.node_limit
             && self.nodes >= limit
@@ -265,13 +230,13 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// Draw by a rule of §8 in a node that is not the root: repetition or a
     /// counter. The loss check (no legal move) comes first (§7).
     #[inline]
-    fn drawn(&self, pos: &Position, draw: &DrawState, rep_start: usize) -> bool {
+    pub(super) fn drawn(&self, pos: &Position, draw: &DrawState, rep_start: usize) -> bool {
         (self.repeated(rep_start) || draw.verdict::<V>(pos).is_some())
             && movegen::has_move::<V>(pos)
     }
 
     #[inline]
-    fn leaf_eval(&mut self, pos: &Position, draw: &DrawState, ply: usize) -> Score {
+    pub(super) fn leaf_eval(&mut self, pos: &Position, draw: &DrawState, ply: usize) -> Score {
         self.leaf_plies += ply as u64;
         self.leaves += 1;
         evaluate::<V>(pos, draw)
@@ -355,7 +320,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             && depth <= RFP_DEPTH
             && beta.abs() < WIN_BOUND
             && !movegen::has_capture::<V>(pos)
-            && !threatened::<V>(pos)
+            && !movegen::opponent_has_capture::<V>(pos)
         {
             let eval = evaluate::<V>(pos, draw);
             if eval - rfp_margin(depth) >= beta && movegen::has_move::<V>(pos) {
@@ -481,121 +446,5 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.tt
             .store(key, to_tt(best, ply), depth, bound, best_index.or(tt_move));
         best
-    }
-
-    /// Quiescence: all captures are searched (they are compulsory, so there
-    /// is no standing pat); a quiet position is evaluated, except at the
-    /// first quiescence ply where the opponent threatens a capture: then all
-    /// quiet moves are searched one ply deeper.
-    #[allow(clippy::too_many_arguments)]
-    pub fn qsearch(
-        &mut self,
-        fi: usize,
-        pos: &Position,
-        draw: &DrawState,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        qply: u32,
-        rep_start: usize,
-    ) -> Score {
-        self.frames[fi].pv_len = 0;
-        self.visit();
-        if self.stopped {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 || fi + 1 >= self.frames.len() {
-            return self.leaf_eval(pos, draw, ply);
-        }
-        if self.drawn(pos, draw, rep_start) {
-            return 0;
-        }
-        let capture = movegen::has_capture::<V>(pos);
-        if !capture {
-            if !movegen::has_move::<V>(pos) {
-                return -win_in(ply);
-            }
-            if qply > 0 || !threatened::<V>(pos) {
-                return self.leaf_eval(pos, draw, ply);
-            }
-        }
-        movegen::generate::<V>(pos, &mut self.frames[fi].list);
-        let n = self.frames[fi].list.len();
-        if n == 0 {
-            return -win_in(ply);
-        }
-        let mut best = -MATE;
-        for i in 0..n {
-            let mv = self.frames[fi].list.as_slice()[i];
-            let (child, cdraw, crep) = self.make(pos, draw, &mv, rep_start);
-            let score = -self.qsearch(
-                fi + 1,
-                &child,
-                &cdraw,
-                -beta,
-                -alpha,
-                ply + 1,
-                qply + 1,
-                crep,
-            );
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    let (head, tail) = self.frames.split_at_mut(fi + 1);
-                    head[fi].set_pv(mv, &tail[0]);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::{Color, fen};
-    use crate::variant::{Frisian, International};
-
-    fn flipped_has_capture<V: Variant>(p: &Position) -> bool {
-        let f = Position::new(
-            p.pieces(Color::White),
-            p.pieces(Color::Black),
-            p.kings(),
-            p.side().other(),
-        );
-        movegen::has_capture::<V>(&f)
-    }
-
-    #[test]
-    fn threat_test_agrees_with_the_move_generator() {
-        for f in [
-            "W:W31-50:B1-20",
-            "W:W28,33:B19,23",
-            "B:W28,33:B19,23",
-            "W:W27,K45:B22,K1,12",
-            "B:WK46,30:B24,K14",
-            "W:W38:B28",
-            "B:W38:B28",
-        ] {
-            let p = fen::parse_fen(f).unwrap();
-            assert_eq!(
-                threatened::<International>(&p),
-                flipped_has_capture::<International>(&p),
-                "{f}"
-            );
-            assert_eq!(
-                threatened::<Frisian>(&p),
-                flipped_has_capture::<Frisian>(&p),
-                "{f}"
-            );
-        }
     }
 }
