@@ -185,3 +185,31 @@ fn selfplay_is_deterministic_and_well_formed() {
         assert!(["1.0", "0.5", "0.0"].contains(&f[2]), "{line}");
     }
 }
+
+#[test]
+fn selfplay_with_a_node_limit_plays_its_games_to_the_end() {
+    // Endings exhaust the tree long before the node limit: every move must
+    // still be answered (this hung when a node limit without a clock was
+    // taken for an infinite search).
+    for variant in ["normal", "frisian"] {
+        let mut child = molkwar()
+            .args(["selfplay", "--variant", variant, "--games", "4"])
+            .args(["--nodes", "5000", "--seed", "3", "--concurrency", "2"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let t0 = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if t0.elapsed() > std::time::Duration::from_secs(120) {
+                let _ = child.kill();
+                panic!("{variant}: selfplay --nodes never finished");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(status.success());
+    }
+}

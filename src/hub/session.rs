@@ -51,8 +51,8 @@ struct Running {
 /// The engine as the protocol sees it.
 pub struct Session {
     params: Params,
-    /// Created at the first `go`: the table is not allocated at start-up,
-    /// so that `ready` comes at once.
+    /// Created at `init` (or at the first `go` of a client that skips it);
+    /// its table is a zeroed allocation, so `ready` still comes at once.
     engine: Option<Engine>,
     game: Option<Game>,
     limits: Limits,
@@ -82,6 +82,16 @@ impl Session {
             next_id: 0,
             events,
         }
+    }
+
+    /// The engine, created with the current parameters if need be.
+    fn engine(&mut self) -> &mut Engine {
+        let params = &self.params;
+        self.engine.get_or_insert_with(|| {
+            let mut e = Engine::with_tt_size(params.tt_size);
+            e.set_threads(params.threads);
+            e
+        })
     }
 
     /// True while a search runs (its `done` not yet sent).
@@ -186,6 +196,7 @@ impl Session {
                 Ok(())
             }
             "init" => {
+                self.engine();
                 out.line("ready");
                 Ok(())
             }
@@ -305,14 +316,8 @@ impl Session {
             })
             .map_err(|e| format!("go: cannot start a thread: {e}"))?;
         log::debug!("go {mode:?} limits {:?}", self.limits);
-        let params = &self.params;
-        let engine = self.engine.get_or_insert_with(|| {
-            let mut e = Engine::new();
-            e.set_threads(params.threads);
-            e.set_tt_size(params.tt_size);
-            e
-        });
-        let handle = engine.start(&game, self.limits.clone(), mode, tx);
+        let limits = self.limits.clone();
+        let handle = self.engine().start(&game, limits, mode, tx);
         self.search = Some(Running {
             id,
             handle,

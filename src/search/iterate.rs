@@ -283,17 +283,25 @@ pub fn iterate<V: Variant>(
     (Some(best), ponder)
 }
 
-/// A ponder search waits for ponder-hit or stop; an analysis or an
-/// infinite search that has run out of iterations waits for stop.
+/// A ponder search waits for ponder-hit or stop. A search that ended by
+/// itself (out of iterations, or a proven result) waits for stop only when
+/// nothing but a stop may end it: an analysis or `infinite` search without
+/// depth, node or time limits. Every other search (a node limit without a
+/// clock included) answers at once.
 fn wait_if_needed<V: Variant>(w: &mut Worker<'_, V>, job: &Job, end: End) {
     let shared = w.shared;
-    let infinite = job.plan.soft.is_none() && job.plan.hard.is_none() && !job.plan.minimal;
+    let unbounded = (job.mode == Mode::Analyze || job.limits.infinite)
+        && job.limits.depth.is_none()
+        && job.limits.nodes.is_none()
+        && job.plan.soft.is_none()
+        && job.plan.hard.is_none()
+        && !job.plan.minimal;
     loop {
         if shared.stop.load(Ordering::Acquire) {
             return;
         }
         let pondering = job.mode == Mode::Ponder && !shared.ponder_hit.load(Ordering::Acquire);
-        let wait = pondering || (end == End::Exhausted && (job.mode == Mode::Analyze || infinite));
+        let wait = pondering || (end != End::Stopped && unbounded);
         if !wait {
             return;
         }

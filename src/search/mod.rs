@@ -154,9 +154,14 @@ impl Engine {
 
     /// A new engine with one thread and the default table.
     pub fn new() -> Engine {
+        Engine::with_tt_size(Self::DEFAULT_TT_LOG2)
+    }
+
+    /// A new engine with one thread and a table of 2^log2 entries.
+    pub fn with_tt_size(log2: u32) -> Engine {
         Engine {
             threads: 1,
-            tt: Arc::new(tt::Tt::new(Self::DEFAULT_TT_LOG2)),
+            tt: Arc::new(tt::Tt::new(log2)),
         }
     }
 

@@ -2,9 +2,12 @@
 //! lock-free without `unsafe`. Each entry is two `AtomicU64`: the data word
 //! and the key xor the data word, so a torn write (two threads storing into
 //! the same entry at once) reads back as a miss instead of as wrong data.
+//! The words come from a zeroed allocation (`calloc`): the pages are not
+//! touched until the search writes them, so a table of any size is ready at
+//! once and the first search does not pay for clearing it.
 
 use super::Score;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,17 +35,15 @@ const BUCKET: usize = 4;
 /// Move index value meaning "no move".
 const NO_MOVE: u64 = 0xFF;
 
-struct Entry {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
 /// The shared table. Sizes are powers of two (Scan's `tt-size` = log2 of
 /// the number of entries).
 pub struct Tt {
-    entries: Vec<Entry>,
+    /// Entry `i` is the words `2i` (key xor data) and `2i + 1` (data).
+    words: Box<[AtomicU64]>,
     mask: usize,
     generation: AtomicU8,
+    /// Something was stored since the allocation or the last clear.
+    dirty: AtomicBool,
 }
 
 // Data word layout: score 0..16 (i16), depth 16..24 (u8), bound 24..26,
@@ -85,25 +86,22 @@ impl Tt {
         let mut log2 = log2.clamp(16, 30);
         loop {
             let n = 1usize << log2;
-            let mut entries: Vec<Entry> = Vec::new();
-            if entries.try_reserve_exact(n).is_ok() {
-                entries.resize_with(n, || Entry {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                });
+            if let Ok(words) = bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(2 * n) {
                 return Tt {
-                    entries,
+                    words,
                     mask: n - 1,
                     generation: AtomicU8::new(0),
+                    dirty: AtomicBool::new(false),
                 };
             }
             if log2 == 16 {
                 // 1 MiB could not be allocated: nothing sensible is left.
                 log::error!("cannot allocate the transposition table");
                 return Tt {
-                    entries: Vec::new(),
+                    words: Box::new([]),
                     mask: 0,
                     generation: AtomicU8::new(0),
+                    dirty: AtomicBool::new(false),
                 };
             }
             log::warn!(
@@ -119,11 +117,13 @@ impl Tt {
         (self.mask + 1).trailing_zeros()
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry. A table nobody searched with since it was
+    /// allocated or cleared is left untouched (its pages stay unmapped).
     pub fn clear(&self) {
-        for e in &self.entries {
-            e.check.store(0, Ordering::Relaxed);
-            e.data.store(0, Ordering::Relaxed);
+        if self.dirty.swap(false, Ordering::AcqRel) {
+            for w in self.words.iter() {
+                w.store(0, Ordering::Relaxed);
+            }
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -134,20 +134,22 @@ impl Tt {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &[Entry] {
-        if self.entries.is_empty() {
+    /// The words of the bucket of `key`: (check, data) pairs.
+    #[inline]
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        if self.words.is_empty() {
             return &[];
         }
-        let start = (key as usize) & self.mask & !(BUCKET - 1);
-        &self.entries[start..start + BUCKET]
+        let start = 2 * ((key as usize) & self.mask & !(BUCKET - 1));
+        &self.words[start..start + 2 * BUCKET]
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        for e in self.bucket(key) {
-            let data = e.data.load(Ordering::Relaxed);
-            if e.check.load(Ordering::Relaxed) ^ data == key {
+        for e in self.bucket(key).chunks_exact(2) {
+            let data = e[1].load(Ordering::Relaxed);
+            if e[0].load(Ordering::Relaxed) ^ data == key {
                 return unpack(data);
             }
         }
@@ -163,12 +165,16 @@ impl Tt {
         if bucket.is_empty() {
             return;
         }
+        // Read first: the flag's cache line stays shared between threads.
+        if !self.dirty.load(Ordering::Relaxed) {
+            self.dirty.store(true, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, e) in bucket.iter().enumerate() {
-            let data = e.data.load(Ordering::Relaxed);
-            if e.check.load(Ordering::Relaxed) ^ data == key {
+        for (i, e) in bucket.chunks_exact(2).enumerate() {
+            let data = e[1].load(Ordering::Relaxed);
+            if e[0].load(Ordering::Relaxed) ^ data == key {
                 // Keep a known best move when the new result has none.
                 let mv = mv.or_else(|| unpack(data).and_then(|h| h.move_index));
                 let old_depth = ((data >> 16) & 0xFF) as i32;
@@ -193,17 +199,18 @@ impl Tt {
             }
         }
         write(
-            &bucket[victim],
+            &bucket[2 * victim..2 * victim + 2],
             key,
             pack(score, depth, bound, generation, mv),
         );
     }
 }
 
+/// Writes one entry (`e` = its check and data words).
 #[inline]
-fn write(e: &Entry, key: u64, data: u64) {
-    e.data.store(data, Ordering::Relaxed);
-    e.check.store(key ^ data, Ordering::Relaxed);
+fn write(e: &[AtomicU64], key: u64, data: u64) {
+    e[1].store(data, Ordering::Relaxed);
+    e[0].store(key ^ data, Ordering::Relaxed);
 }
 
 #[cfg(test)]
