@@ -4,6 +4,7 @@
 //! evaluation changes behaviour.
 
 use crate::board::fen;
+use crate::eval::EvalChoice;
 use crate::game::Game;
 use crate::search::{Engine, Limits, Mode};
 use crate::variant::VariantKind;
@@ -75,8 +76,10 @@ pub fn game(i: usize) -> Result<Game, String> {
 /// table of the default size (Analyze mode: no early answers); prints a
 /// line per position and returns the total nodes and the search seconds
 /// (table clearing excluded).
-pub fn run(depth: u32, mut out: impl FnMut(&str)) -> Result<(u64, f64), String> {
+pub fn run(depth: u32, eval: &EvalChoice, mut out: impl FnMut(&str)) -> Result<(u64, f64), String> {
     let mut engine = Engine::new();
+    engine.set_eval_choice(eval)?;
+    engine.prefault();
     engine.set_threads(1);
     let mut total = 0;
     let mut searching = 0.0;

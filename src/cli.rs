@@ -32,8 +32,11 @@ enum Command {
     /// Generate an opening set (distinct positions after a few plies,
     /// balanced by a short search).
     Openings(molkwar::arena::OpeningsArgs),
-    /// Self-play games writing `<fen> | <score> | <result>` lines for tuning.
+    /// Self-play games writing `<fen> | <score> | <result>` lines (training
+    /// data: quiet positions only).
     Selfplay(molkwar::arena::SelfplayArgs),
+    /// Fit the trained evaluator's weights to self-play data.
+    Train(Box<molkwar::train::command::TrainArgs>),
     /// Hub protocol mode (also the default): `--log <file>`, and
     /// `--name=value` engine parameters (unknown ones are ignored).
     Hub(HubArgs),
@@ -84,6 +87,8 @@ struct BenchArgs {
     /// Depth in plies.
     #[arg(long, default_value_t = molkwar::bench::DEFAULT_DEPTH)]
     depth: u32,
+    #[command(flatten)]
+    eval: molkwar::arena::EvalArgs,
 }
 
 #[derive(Args, Debug)]
@@ -105,6 +110,8 @@ struct AnalyzeArgs {
     /// Transposition table size, log2 of the entry count (16..30).
     #[arg(long, default_value_t = molkwar::search::Engine::DEFAULT_TT_LOG2)]
     tt_size: u32,
+    #[command(flatten)]
+    eval: molkwar::arena::EvalArgs,
 }
 
 impl PositionArgs {
@@ -140,6 +147,7 @@ pub fn run() -> i32 {
         Some(Command::Match(a)) => molkwar::arena::run_match(&a),
         Some(Command::Openings(a)) => molkwar::arena::run_openings(&a),
         Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
+        Some(Command::Train(a)) => molkwar::train::command::run(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
     };
@@ -232,7 +240,8 @@ fn run_show(a: &PositionArgs) -> Result<(), String> {
 }
 
 fn run_bench(a: &BenchArgs) -> Result<(), String> {
-    let (nodes, secs) = molkwar::bench::run(a.depth.max(1), |line| println!("{line}"))?;
+    let eval = a.eval.choice()?;
+    let (nodes, secs) = molkwar::bench::run(a.depth.max(1), &eval, |line| println!("{line}"))?;
     println!("{nodes} nodes {:.0} nps", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
@@ -243,6 +252,7 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
     let mut engine = Engine::new();
     engine.set_threads(a.threads);
     engine.set_tt_size(a.tt_size);
+    engine.set_eval_choice(&a.eval.choice()?)?;
     let limits = Limits {
         depth: a.depth,
         nodes: a.nodes,

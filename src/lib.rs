@@ -8,7 +8,9 @@ pub mod eval;
 pub mod game;
 pub mod hub;
 pub mod perft;
+pub mod score;
 pub mod search;
+pub mod train;
 pub mod variant;
 
 pub use board::{Color, Move, MoveList, Position, Square};

@@ -275,9 +275,13 @@ pub struct OpeningsArgs {
     /// Search depth of that check.
     #[arg(long, default_value_t = 8)]
     pub depth: u32,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). It is written as
+    /// `<out>.part` and renamed when the run is complete, so an existing
+    /// `<out>` is always a whole shard.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// `molkwar openings`.
@@ -327,6 +331,29 @@ pub fn run_openings(a: &OpeningsArgs) -> Result<(), String> {
     }
 }
 
+/// The evaluation options of `analyze`, `bench`, `selfplay` and `train`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EvalArgs {
+    /// Evaluation: trained (the default, embedded weights) or classic (the
+    /// hand-written evaluator the first training data came from).
+    #[arg(long, default_value = "trained")]
+    pub eval: String,
+    /// A weight file to use instead of the embedded weights of its variant
+    /// family.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+impl EvalArgs {
+    /// The evaluation asked for.
+    pub fn choice(&self) -> Result<crate::eval::EvalChoice, String> {
+        Ok(crate::eval::EvalChoice {
+            classic: crate::eval::EvalChoice::parse_kind(&self.eval)?,
+            file: self.eval_file.clone(),
+        })
+    }
+}
+
 /// Options of `molkwar selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct SelfplayArgs {
@@ -355,9 +382,13 @@ pub struct SelfplayArgs {
     /// Transposition table per game thread, log2 of the entries (16..30).
     #[arg(long, default_value_t = 20)]
     pub tt_size: u32,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). It is written as
+    /// `<out>.part` and renamed when the run is complete, so an existing
+    /// `<out>` is always a whole shard.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// `molkwar selfplay`.
@@ -379,24 +410,38 @@ pub fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         max_plies: a.max_plies,
         concurrency: a.concurrency,
         tt_size: a.tt_size.clamp(16, 30),
+        eval: a.eval.choice()?,
     };
     let started = std::time::Instant::now();
+    let mut last = 0.0f64;
     let progress = |t: &selfplay::SelfplayTotals| {
-        if t.games.is_multiple_of(10) || t.games == a.games {
+        let secs = started.elapsed().as_secs_f64();
+        if secs - last >= 5.0 || t.games == a.games {
+            last = secs;
+            let rate = t.games as f64 / secs.max(1e-9);
+            let eta = (a.games - t.games) as f64 / rate.max(1e-9);
             eprintln!(
-                "selfplay: {}/{} games, {} positions, {:.1} s",
+                "selfplay: {}/{} games, {} positions ({:.0}/s), {:.0} s, ETA {:.0} s",
                 t.games,
                 a.games,
                 t.positions,
-                started.elapsed().as_secs_f64()
+                t.positions as f64 / secs.max(1e-9),
+                secs,
+                eta
             );
         }
     };
     let t = match &a.out {
         Some(p) => {
-            let f = std::fs::File::create(p)
-                .map_err(|e| format!("cannot create '{}': {e}", p.display()))?;
-            selfplay::run(&cfg, &mut std::io::BufWriter::new(f), progress)?
+            let mut part = p.clone().into_os_string();
+            part.push(".part");
+            let part = PathBuf::from(part);
+            let f = std::fs::File::create(&part)
+                .map_err(|e| format!("cannot create '{}': {e}", part.display()))?;
+            let t = selfplay::run(&cfg, &mut std::io::BufWriter::new(f), progress)?;
+            std::fs::rename(&part, p)
+                .map_err(|e| format!("cannot rename '{}': {e}", part.display()))?;
+            t
         }
         None => selfplay::run(&cfg, &mut std::io::stdout().lock(), progress)?,
     };

@@ -1,18 +1,21 @@
-//! Self-play data for tuning: fast games of molkwar against itself in
+//! Self-play training data: fast games of molkwar against itself in
 //! process, a fixed depth or node count per move, openings randomized from
 //! a seed (a random position of the shipped set, then random plies).
 //!
-//! Output, one line per searched position:
+//! Output, one line per quiet searched position (the side to move has no
+//! capture; the evaluator only ever sees such positions):
 //! `<fen> | <score> | <result>` — the position as a PDN FEN (side to move
 //! first), the search score in centi-men from White's side (wins are
 //! ±(10000 − plies)), and the game result from White's side: `1.0`, `0.5`
 //! or `0.0`. Game `i` depends only on the seed, `i` and the settings, so a
-//! run is deterministic for its seed, and runs with different seeds can be
-//! split over machines and concatenated.
+//! run is deterministic for its seed, and runs with different seeds (the
+//! shards) can be split over processes or machines and concatenated. The
+//! format is documented in `docs/training.md`.
 
 use super::openings::{self, Opening};
 use super::rng::Rng;
 use crate::board::{Color, fen};
+use crate::eval::EvalChoice;
 use crate::game::{Game, Outcome};
 use crate::search::{Engine, Limits, Mode};
 use crate::variant::VariantKind;
@@ -36,6 +39,8 @@ pub struct SelfplayConfig {
     pub concurrency: usize,
     /// log2 of the transposition-table entries per game thread.
     pub tt_size: u32,
+    /// The evaluation the engine plays with.
+    pub eval: EvalChoice,
 }
 
 /// Totals of a run.
@@ -99,7 +104,10 @@ pub fn play_game(
         } else {
             -score
         };
-        records.push((fen::to_fen(game.position()), white));
+        let quiet = !game.legal_moves().iter().any(|m| m.is_capture());
+        if quiet {
+            records.push((fen::to_fen(game.position()), white));
+        }
         game.play(&best);
         plies += 1;
     };
@@ -119,6 +127,8 @@ pub fn run(
     if cfg.depth.is_none() && cfg.nodes.is_none() {
         return Err("selfplay needs --depth or --nodes".into());
     }
+    let evals = cfg.eval.evaluators()?;
+    let evals = &evals;
     let book = openings::load(None, cfg.variant)?;
     let book = &book;
     let next = AtomicU32::new(0);
@@ -131,8 +141,13 @@ pub fn run(
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
-                let mut engine = Engine::new();
-                engine.set_tt_size(cfg.tt_size);
+                let mut engine = Engine::with_tt_size(cfg.tt_size);
+                for (kind, e) in [VariantKind::International, VariantKind::Frisian]
+                    .into_iter()
+                    .zip(evals.iter())
+                {
+                    engine.set_evaluator(kind, e.clone());
+                }
                 loop {
                     let i = next.fetch_add(1, Ordering::AcqRel);
                     if i >= cfg.games {

@@ -8,6 +8,7 @@ use super::threads::Completed;
 use super::time::Plan;
 use super::{Event, Info, Limits, MATE, MAX_PLY, Mode, Score};
 use crate::board::{Move, Position, movegen};
+use crate::eval::Evaluator;
 use crate::game::DrawState;
 use crate::variant::Variant;
 use std::sync::atomic::Ordering;
@@ -31,6 +32,8 @@ pub struct Job {
     pub mode: Mode,
     pub plan: Plan,
     pub start: Instant,
+    /// The static evaluation for the variant searched.
+    pub eval: Evaluator,
 }
 
 /// Why the iteration loop ended.

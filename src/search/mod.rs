@@ -16,7 +16,10 @@ pub mod time;
 pub mod tt;
 
 use crate::board::Move;
+use crate::eval::Evaluator;
+use crate::eval::weights::Family;
 use crate::game::{DrawState, Game};
+use crate::variant::VariantKind;
 use crate::with_variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,11 +27,7 @@ use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// A score in centi-men from the side to move's point of view. Wins and
-/// losses are `±(MATE - plies)`.
-pub type Score = i32;
-/// Score of a win in 0 plies; a win in n plies scores `MATE - n`.
-pub const MATE: Score = 10_000;
+pub use crate::score::{MATE, Score};
 /// Deepest ply the tree search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
 
@@ -96,6 +95,8 @@ pub enum Event {
 pub struct Engine {
     threads: usize,
     tt: Arc<tt::Tt>,
+    /// The evaluation per variant family (International, Frisian).
+    evals: [Evaluator; 2],
 }
 
 /// The running search's controls.
@@ -162,7 +163,32 @@ impl Engine {
         Engine {
             threads: 1,
             tt: Arc::new(tt::Tt::new(log2)),
+            evals: [
+                Evaluator::embedded(VariantKind::International),
+                Evaluator::embedded(VariantKind::Frisian),
+            ],
         }
+    }
+
+    /// Sets the evaluations of both families; on error nothing changes.
+    pub fn set_eval_choice(&mut self, c: &crate::eval::EvalChoice) -> Result<(), String> {
+        self.evals = c.evaluators()?;
+        Ok(())
+    }
+
+    /// The evaluation used for `kind`.
+    pub fn evaluator(&self, kind: VariantKind) -> &Evaluator {
+        &self.evals[Family::of(kind) as usize]
+    }
+
+    /// Sets the evaluation used for `kind` and the variants sharing its
+    /// weights (trained weights must be of that family).
+    pub fn set_evaluator(&mut self, kind: VariantKind, e: Evaluator) {
+        debug_assert!(match &e {
+            Evaluator::Trained(w) => w.family() == Family::of(kind),
+            Evaluator::Classic => true,
+        });
+        self.evals[Family::of(kind) as usize] = e;
     }
 
     /// Number of search threads (≥ 1).
@@ -198,6 +224,12 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// Writes the whole table once, so that the operating system maps its
+    /// memory now rather than during the next searches (benchmarks).
+    pub fn prefault(&mut self) {
+        self.tt.wipe();
+    }
+
     /// Starts a search of the game's current position; events go to `tx`.
     pub fn start(
         &mut self,
@@ -231,6 +263,7 @@ impl Engine {
                 limits,
                 mode,
                 start: Instant::now(),
+                eval: self.evaluator(game.variant()).clone(),
             };
             let shared = threads::Shared::new(
                 stop.clone(),
@@ -287,10 +320,11 @@ impl Engine {
 }
 
 /// Evaluation of the game's current position as the search sees its leaves
-/// (for tools and tests).
+/// with the default evaluation (for tools and tests).
 pub fn static_eval(game: &Game) -> Score {
     let d: DrawState = game.draw_state();
-    with_variant!(game.variant(), V => crate::eval::evaluate::<V>(game.position(), &d))
+    let e = Evaluator::embedded(game.variant());
+    with_variant!(game.variant(), V => e.evaluate::<V>(game.position(), &d))
 }
 
 /// A score in men with two decimals, as Hub prints it: a win in n plies is

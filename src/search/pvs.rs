@@ -9,7 +9,7 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use super::{MATE, MAX_PLY, Score};
 use crate::board::{Move, MoveList, Position, Square, movegen};
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
 use crate::game::DrawState;
 use crate::variant::Variant;
 use std::marker::PhantomData;
@@ -102,6 +102,8 @@ pub struct Worker<'a, V: Variant> {
     pub id: usize,
     pub shared: &'a Shared,
     pub tt: &'a Tt,
+    /// The static evaluation.
+    pub eval: &'a Evaluator,
     pub nodes: u64,
     /// Node limit for this thread (one thread: the exact limit).
     pub node_limit: Option<u64>,
@@ -144,13 +146,20 @@ const RFP_DEPTH: i32 = 3;
 
 impl<'a, V: Variant> Worker<'a, V> {
     /// A worker for thread `id` over the game history `keys`.
-    pub fn new(id: usize, shared: &'a Shared, tt: &'a Tt, keys: &[u64]) -> Self {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        tt: &'a Tt,
+        eval: &'a Evaluator,
+        keys: &[u64],
+    ) -> Self {
         let mut k = Vec::with_capacity(keys.len() + MAX_PLY + 2);
         k.extend_from_slice(keys);
         Worker {
             id,
             shared,
             tt,
+            eval,
             nodes: 0,
             node_limit: None,
             clock: None,
@@ -239,7 +248,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     pub(super) fn leaf_eval(&mut self, pos: &Position, draw: &DrawState, ply: usize) -> Score {
         self.leaf_plies += ply as u64;
         self.leaves += 1;
-        evaluate::<V>(pos, draw)
+        self.eval.evaluate::<V>(pos, draw)
     }
 
     /// Plays `mv` from `pos`: the child, its counters and the start of its
@@ -322,7 +331,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             && !movegen::has_capture::<V>(pos)
             && !movegen::opponent_has_capture::<V>(pos)
         {
-            let eval = evaluate::<V>(pos, draw);
+            let eval = self.eval.evaluate::<V>(pos, draw);
             if eval - rfp_margin(depth) >= beta && movegen::has_move::<V>(pos) {
                 return eval;
             }

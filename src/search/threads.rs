@@ -110,7 +110,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 .name(format!("search-{id}"))
                 .stack_size(8 << 20)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::<V>::new(id, shared, tt, &job.history);
+                    let mut w = Worker::<V>::new(id, shared, tt, &job.eval, &job.history);
                     iterate::iterate(&mut w, job, None);
                 });
             match spawned {
@@ -118,7 +118,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 Err(e) => log::warn!("cannot start search thread {id}: {e}"),
             }
         }
-        let mut w = Worker::<V>::new(0, shared, tt, &job.history);
+        let mut w = Worker::<V>::new(0, shared, tt, &job.eval, &job.history);
         w.clock = Some(Clock::new(job.plan, job.mode == Mode::Ponder));
         if threads == 1 {
             w.node_limit = job.limits.nodes;

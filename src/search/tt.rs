@@ -7,7 +7,7 @@
 //! once and the first search does not pay for clearing it.
 
 use super::Score;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,20 +42,32 @@ pub struct Tt {
     words: Box<[AtomicU64]>,
     mask: usize,
     generation: AtomicU8,
-    /// Something was stored since the allocation or the last clear.
-    dirty: AtomicBool,
+    /// Entries written under another epoch count as empty: `clear` is a
+    /// bump of the epoch (instant, whatever the size), never 0.
+    epoch: AtomicU8,
 }
 
 // Data word layout: score 0..16 (i16), depth 16..24 (u8), bound 24..26,
-// generation 26..32 (6 bits), move index 32..40 (0xFF = none).
-fn pack(score: Score, depth: i32, bound: Bound, generation: u8, mv: Option<usize>) -> u64 {
+// generation 26..32 (6 bits), move index 32..40 (0xFF = none), epoch 40..48.
+fn pack(
+    score: Score,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+    mv: Option<usize>,
+    epoch: u8,
+) -> u64 {
     let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
     let d = depth.clamp(0, 255) as u64;
     let m = match mv {
         Some(i) if (i as u64) < NO_MOVE => i as u64,
         _ => NO_MOVE,
     };
-    s | d << 16 | (bound as u64) << 24 | ((generation & 63) as u64) << 26 | m << 32
+    s | d << 16
+        | (bound as u64) << 24
+        | ((generation & 63) as u64) << 26
+        | m << 32
+        | (epoch as u64) << 40
 }
 
 fn unpack(data: u64) -> Option<Hit> {
@@ -72,6 +84,10 @@ fn unpack(data: u64) -> Option<Hit> {
         bound,
         move_index: (m != NO_MOVE).then_some(m as usize),
     })
+}
+
+fn epoch_of(data: u64) -> u8 {
+    (data >> 40) as u8
 }
 
 fn generation_of(data: u64) -> u8 {
@@ -91,7 +107,7 @@ impl Tt {
                     words,
                     mask: n - 1,
                     generation: AtomicU8::new(0),
-                    dirty: AtomicBool::new(false),
+                    epoch: AtomicU8::new(1),
                 };
             }
             if log2 == 16 {
@@ -101,7 +117,7 @@ impl Tt {
                     words: Box::new([]),
                     mask: 0,
                     generation: AtomicU8::new(0),
-                    dirty: AtomicBool::new(false),
+                    epoch: AtomicU8::new(1),
                 };
             }
             log::warn!(
@@ -117,15 +133,23 @@ impl Tt {
         (self.mask + 1).trailing_zeros()
     }
 
-    /// Forgets every entry. A table nobody searched with since it was
-    /// allocated or cleared is left untouched (its pages stay unmapped).
+    /// Forgets every entry, at once: the entries of older epochs are
+    /// misses and free slots (so Hub `new-game` costs nothing, and the
+    /// table behaves exactly like a fresh one).
     pub fn clear(&self) {
-        if self.dirty.swap(false, Ordering::AcqRel) {
-            for w in self.words.iter() {
-                w.store(0, Ordering::Relaxed);
-            }
-        }
+        let e = self.epoch.load(Ordering::Relaxed).wrapping_add(1).max(1);
+        self.epoch.store(e, Ordering::Relaxed);
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Writes zeros over the whole table, mapping every page of a fresh
+    /// allocation (a benchmark calls this so it measures the search, not
+    /// the kernel's first touch of the memory).
+    pub fn wipe(&self) {
+        for w in self.words.iter() {
+            w.store(0, Ordering::Relaxed);
+        }
+        self.clear();
     }
 
     /// Starts a new search: entries of older searches become preferred
@@ -147,9 +171,10 @@ impl Tt {
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
+        let epoch = self.epoch.load(Ordering::Relaxed);
         for e in self.bucket(key).chunks_exact(2) {
             let data = e[1].load(Ordering::Relaxed);
-            if e[0].load(Ordering::Relaxed) ^ data == key {
+            if e[0].load(Ordering::Relaxed) ^ data == key && epoch_of(data) == epoch {
                 return unpack(data);
             }
         }
@@ -165,16 +190,14 @@ impl Tt {
         if bucket.is_empty() {
             return;
         }
-        // Read first: the flag's cache line stays shared between threads.
-        if !self.dirty.load(Ordering::Relaxed) {
-            self.dirty.store(true, Ordering::Relaxed);
-        }
         let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let epoch = self.epoch.load(Ordering::Relaxed);
         let mut victim = 0;
         let mut worst = i32::MAX;
         for (i, e) in bucket.chunks_exact(2).enumerate() {
             let data = e[1].load(Ordering::Relaxed);
-            if e[0].load(Ordering::Relaxed) ^ data == key {
+            let live = epoch_of(data) == epoch;
+            if live && e[0].load(Ordering::Relaxed) ^ data == key {
                 // Keep a known best move when the new result has none.
                 let mv = mv.or_else(|| unpack(data).and_then(|h| h.move_index));
                 let old_depth = ((data >> 16) & 0xFF) as i32;
@@ -184,11 +207,11 @@ impl Tt {
                 {
                     return;
                 }
-                write(e, key, pack(score, depth, bound, generation, mv));
+                write(e, key, pack(score, depth, bound, generation, mv, epoch));
                 return;
             }
             let age = (generation.wrapping_sub(generation_of(data)) & 63) as i32;
-            let value = if data == 0 {
+            let value = if !live {
                 i32::MIN
             } else {
                 ((data >> 16) & 0xFF) as i32 - 8 * age
@@ -201,7 +224,7 @@ impl Tt {
         write(
             &bucket[2 * victim..2 * victim + 2],
             key,
-            pack(score, depth, bound, generation, mv),
+            pack(score, depth, bound, generation, mv, epoch),
         );
     }
 }
@@ -229,6 +252,14 @@ mod tests {
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+        // The slot is free again, and new entries live.
+        tt.store(0x1234_5678_9abc_def0, 5, 2, Bound::Exact, None);
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0).unwrap().score, 5);
+        // The epoch wraps around but never to 0, the epoch of a zeroed word.
+        for _ in 0..300 {
+            tt.clear();
+            assert_ne!(tt.epoch.load(Ordering::Relaxed), 0);
+        }
     }
 
     #[test]

@@ -1,0 +1,362 @@
+//! Weight files of the trained evaluator: a versioned little-endian binary
+//! format, checked on load, and the embedded default files.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `MOLKEVAL` |
+//! | 2 | format version (1) |
+//! | 1 | variant family: 0 International, 1 Frisian |
+//! | 1 | reserved, 0 |
+//! | 2 | feature set id ([`FEATURE_SET`]) |
+//! | 2 | phases (2: opening, ending) |
+//! | 4 | features ([`COUNT`]) |
+//! | 2 | units per centi-man ([`UNIT`]) |
+//! | 2 | reserved, 0 |
+//! | 2 × phases × features | weights, i16, per feature its opening then its ending weight |
+//! | 8 | FNV-1a 64 checksum of every byte before it |
+
+use super::features::{COUNT, FEATURE_SET};
+use crate::variant::VariantKind;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"MOLKEVAL";
+/// Format version written and accepted.
+pub const VERSION: u16 = 1;
+/// Weight units per centi-man.
+pub const UNIT: i32 = 32;
+const HEADER: usize = 24;
+const PHASES: usize = 2;
+
+/// The variants that share one weight set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    International = 0,
+    /// Frisian and its seed reading.
+    Frisian = 1,
+}
+
+impl Family {
+    /// The family of a variant.
+    pub const fn of(kind: VariantKind) -> Family {
+        match kind {
+            VariantKind::International => Family::International,
+            VariantKind::Frisian | VariantKind::FrisianSeed => Family::Frisian,
+        }
+    }
+
+    /// Name used in messages and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::International => "international",
+            Family::Frisian => "frisian",
+        }
+    }
+
+    fn from_byte(b: u8) -> Option<Family> {
+        match b {
+            0 => Some(Family::International),
+            1 => Some(Family::Frisian),
+            _ => None,
+        }
+    }
+}
+
+/// Why a weight file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    Io(String),
+    Truncated { len: usize, expected: usize },
+    Magic,
+    Version(u16),
+    Family(u8),
+    FeatureSet(u16),
+    Dimensions { phases: u16, features: u32 },
+    Checksum,
+    WrongFamily { file: Family, wanted: Family },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Io(e) => write!(f, "{e}"),
+            WeightsError::Truncated { len, expected } => {
+                write!(
+                    f,
+                    "truncated weight file ({len} bytes, expected {expected})"
+                )
+            }
+            WeightsError::Magic => write!(f, "not a molkwar weight file (bad magic)"),
+            WeightsError::Version(v) => {
+                write!(f, "weight file format {v} (this build reads {VERSION})")
+            }
+            WeightsError::Family(b) => write!(f, "unknown variant family {b} in weight file"),
+            WeightsError::FeatureSet(s) => {
+                write!(f, "feature set {s} (this build uses {FEATURE_SET})")
+            }
+            WeightsError::Dimensions { phases, features } => write!(
+                f,
+                "weight file dimensions {phases}x{features} (expected {PHASES}x{COUNT})"
+            ),
+            WeightsError::Checksum => write!(f, "weight file checksum mismatch (corrupt file)"),
+            WeightsError::WrongFamily { file, wanted } => write!(
+                f,
+                "weight file is for {}, not {}",
+                file.name(),
+                wanted.name()
+            ),
+        }
+    }
+}
+
+/// A loaded weight set: per feature, the opening and ending weights in
+/// 1/[`UNIT`] centi-men.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Weights {
+    family: Family,
+    w: Box<[[i16; 2]]>,
+}
+
+impl fmt::Debug for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Weights({}, {} features)",
+            self.family.name(),
+            self.w.len()
+        )
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Weights {
+    /// Weights from per-feature (opening, ending) pairs in units.
+    pub fn new(family: Family, w: Vec<[i16; 2]>) -> Weights {
+        assert_eq!(w.len(), COUNT);
+        Weights {
+            family,
+            w: w.into_boxed_slice(),
+        }
+    }
+
+    /// The family these weights are for.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The (opening, ending) weights of feature `i`.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> [i16; 2] {
+        self.w[i]
+    }
+
+    /// Every (opening, ending) pair, by feature.
+    pub fn all(&self) -> &[[i16; 2]] {
+        &self.w
+    }
+
+    /// The file image.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(HEADER + 4 * COUNT + 8);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.push(self.family as u8);
+        b.push(0);
+        b.extend_from_slice(&FEATURE_SET.to_le_bytes());
+        b.extend_from_slice(&(PHASES as u16).to_le_bytes());
+        b.extend_from_slice(&(COUNT as u32).to_le_bytes());
+        b.extend_from_slice(&(UNIT as u16).to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        for [o, e] in self.w.iter() {
+            b.extend_from_slice(&o.to_le_bytes());
+            b.extend_from_slice(&e.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a file image, checking every header field and the checksum.
+    pub fn from_bytes(b: &[u8]) -> Result<Weights, WeightsError> {
+        let expected = HEADER + 2 * PHASES * COUNT + 8;
+        if b.len() < HEADER {
+            return Err(WeightsError::Truncated {
+                len: b.len(),
+                expected,
+            });
+        }
+        if &b[..8] != MAGIC {
+            return Err(WeightsError::Magic);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let family = Family::from_byte(b[10]).ok_or(WeightsError::Family(b[10]))?;
+        let set = u16_at(12);
+        if set != FEATURE_SET {
+            return Err(WeightsError::FeatureSet(set));
+        }
+        let phases = u16_at(14);
+        let features = u32::from_le_bytes([b[16], b[17], b[18], b[19]]);
+        if phases as usize != PHASES || features as usize != COUNT || u16_at(20) as i32 != UNIT {
+            return Err(WeightsError::Dimensions { phases, features });
+        }
+        if b.len() != expected {
+            return Err(WeightsError::Truncated {
+                len: b.len(),
+                expected,
+            });
+        }
+        let body = &b[..expected - 8];
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&b[expected - 8..]);
+        if fnv1a(body) != u64::from_le_bytes(sum) {
+            return Err(WeightsError::Checksum);
+        }
+        let w = b[HEADER..expected - 8]
+            .chunks_exact(4)
+            .map(|c| {
+                [
+                    i16::from_le_bytes([c[0], c[1]]),
+                    i16::from_le_bytes([c[2], c[3]]),
+                ]
+            })
+            .collect();
+        Ok(Weights::new(family, w))
+    }
+
+    /// Loads a weight file for `wanted`.
+    pub fn load(path: &std::path::Path, wanted: Family) -> Result<Weights, WeightsError> {
+        let b = std::fs::read(path)
+            .map_err(|e| WeightsError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let w = Weights::from_bytes(&b)?;
+        if w.family != wanted {
+            return Err(WeightsError::WrongFamily {
+                file: w.family,
+                wanted,
+            });
+        }
+        Ok(w)
+    }
+
+    /// Writes the weight file.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        std::fs::write(path, self.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+/// The weight files built into the binary.
+static EMBEDDED: [&[u8]; 2] = [
+    include_bytes!("../../weights/international.mkw"),
+    include_bytes!("../../weights/frisian.mkw"),
+];
+
+/// The embedded weights of `family` (parsed once).
+pub fn embedded(family: Family) -> Arc<Weights> {
+    static PARSED: [OnceLock<Arc<Weights>>; 2] = [OnceLock::new(), OnceLock::new()];
+    PARSED[family as usize]
+        .get_or_init(|| {
+            // The files are checked by the tests; a bad one is a build bug.
+            Arc::new(Weights::from_bytes(EMBEDDED[family as usize]).expect("embedded weights"))
+        })
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Weights {
+        let w = (0..COUNT)
+            .map(|i| [(i % 977) as i16 - 400, -((i % 331) as i16)])
+            .collect();
+        Weights::new(Family::Frisian, w)
+    }
+
+    #[test]
+    fn round_trip() {
+        let w = sample();
+        assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+    }
+
+    #[test]
+    fn corrupt_files_are_refused() {
+        let good = sample().to_bytes();
+        let mut b = good.clone();
+        b.truncate(good.len() - 1);
+        assert!(matches!(
+            Weights::from_bytes(&b),
+            Err(WeightsError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Weights::from_bytes(&good[..10]),
+            Err(WeightsError::Truncated { .. })
+        ));
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Magic));
+        let mut b = good.clone();
+        b[8] = 9;
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Version(9)));
+        let mut b = good.clone();
+        b[10] = 7;
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Family(7)));
+        let mut b = good.clone();
+        b[12] = 99;
+        assert!(matches!(
+            Weights::from_bytes(&b),
+            Err(WeightsError::FeatureSet(_))
+        ));
+        let mut b = good.clone();
+        b[16] ^= 1;
+        assert!(matches!(
+            Weights::from_bytes(&b),
+            Err(WeightsError::Dimensions { .. })
+        ));
+        let mut b = good.clone();
+        b[HEADER + 5] ^= 0x10;
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Checksum));
+        assert!(Weights::from_bytes(&[]).is_err());
+    }
+
+    #[test]
+    fn the_embedded_files_load() {
+        assert_eq!(
+            embedded(Family::International).family(),
+            Family::International
+        );
+        assert_eq!(embedded(Family::Frisian).family(), Family::Frisian);
+    }
+
+    #[test]
+    fn a_file_for_the_other_family_is_refused() {
+        let dir = std::env::temp_dir().join(format!("molkwar-w-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("f.mkw");
+        sample().save(&p).unwrap();
+        assert!(Weights::load(&p, Family::Frisian).is_ok());
+        assert!(matches!(
+            Weights::load(&p, Family::International),
+            Err(WeightsError::WrongFamily { .. })
+        ));
+        assert!(matches!(
+            Weights::load(&dir.join("missing"), Family::Frisian),
+            Err(WeightsError::Io(_))
+        ));
+    }
+}
