@@ -220,6 +220,40 @@ fn bad_arguments_fail_cleanly() {
         &["perft", "deep"],
         &["perft", "-3"],
         &["show", "--no-such-option"],
+        &["analyze", "--depth", "2", "--eval", "neural"],
+        &[
+            "analyze",
+            "--depth",
+            "2",
+            "--eval-file",
+            "/no/such/file.mkw",
+        ],
+        &["analyze", "--depth", "2", "--eval-file", "Cargo.toml"],
+        &["bench", "--depth", "1", "--eval-file", "README.md"],
+        &[
+            "selfplay",
+            "--nodes",
+            "100",
+            "--eval-file",
+            "/no/such/file.mkw",
+        ],
+        &[
+            "train",
+            "--data",
+            "/no/such/data.txt",
+            "--out",
+            "/tmp/x.mkw",
+        ],
+        &["train", "--data", "Cargo.toml", "--out", "/tmp/x.mkw"],
+        &[
+            "train",
+            "--data",
+            "Cargo.toml",
+            "--out",
+            "/tmp/x.mkw",
+            "--lr",
+            "-1",
+        ],
     ];
     let mut problems = Vec::new();
     for args in cases {

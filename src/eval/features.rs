@@ -73,11 +73,12 @@ const LEFT: Bitboard = {
     b
 };
 
-/// `PACK[f]`: for a 10-bit field of two rows (row 2k in bits 0..5, row
-/// 2k + 1 in bits 5..10), byte j (j < 4) is `Σ 3^e` and byte 4 + j is
-/// `Σ 3^(3−e)` over the squares e = 0..4 of region column j present in f:
-/// (row 2k, j), (row 2k, j+1), (row 2k+1, j), (row 2k+1, j+1).
-static PACK: [u64; 1024] = {
+/// Region digits of one two-row field, for the four region columns at
+/// once. For a 10-bit field f (row 2k in bits 0..5, row 2k + 1 in bits
+/// 5..10), 16-bit lane j of `FWD[f]` is `Σ 3^e` and of `REV[f]` is
+/// `Σ 3^(3−e)`, over the squares e = 0..4 of region column j present in f:
+/// (row 2k, j), (row 2k, j + 1), (row 2k + 1, j), (row 2k + 1, j + 1).
+const fn lanes(reverse: bool) -> [u64; 1024] {
     let mut t = [0u64; 1024];
     let mut f = 0;
     while f < 1024 {
@@ -85,28 +86,32 @@ static PACK: [u64; 1024] = {
         let mut j = 0;
         while j < 4 {
             let bits = [j, j + 1, 5 + j, 6 + j];
-            let (mut fwd, mut rev) = (0u64, 0u64);
-            let mut e = 0;
             let pow = [1u64, 3, 9, 27];
+            let mut x = 0u64;
+            let mut e = 0;
             while e < 4 {
                 if f >> bits[e] & 1 != 0 {
-                    fwd += pow[e];
-                    rev += pow[3 - e];
+                    x += pow[if reverse { 3 - e } else { e }];
                 }
                 e += 1;
             }
-            v |= fwd << (8 * j) | rev << (8 * (4 + j));
+            v |= x << (16 * j);
             j += 1;
         }
         t[f] = v;
         f += 1;
     }
     t
-};
+}
+static FWD: [u64; 1024] = lanes(false);
+static REV: [u64; 1024] = lanes(true);
 
-/// Each byte of `PACK` values is below 128: this bias keeps the bytewise
-/// difference of two of them positive (no borrow between bytes).
-const BIAS: u64 = 0x8080_8080_8080_8080;
+/// Lane values are at most 40: this bias keeps the lanewise difference of
+/// two of them positive (no borrow between lanes), and 81 times a biased
+/// difference plus another still fits a lane (81 · 168 + 168 < 2^16).
+const BIAS: u64 = 0x0080_0080_0080_0080;
+/// What the bias adds to a two-field index (`82 · 0x80`).
+const BIASED_ZERO: i32 = 82 * 0x80;
 
 /// The two-row field `k` (rows 2k, 2k + 1) of a bitboard.
 #[inline(always)]
@@ -114,10 +119,10 @@ fn field(b: Bitboard, k: usize) -> usize {
     ((b >> (11 * k)) & 0x3FF) as usize
 }
 
-/// Byte `i` of `d` minus the bias.
+/// Lane `j` of `x`.
 #[inline(always)]
-fn lane(d: u64, i: usize) -> i32 {
-    ((d >> (8 * i)) & 0xFF) as i32 - 0x80
+fn lane(x: u64, j: usize) -> i32 {
+    ((x >> (16 * j)) & 0xFFFF) as i32
 }
 
 /// Calls `f(index, value)` for every non-zero feature of `pos` (White's
@@ -175,19 +180,25 @@ pub fn visit(pos: &Position, mut f: impl FnMut(usize, i32)) {
         }
     }
 
-    // Patterns: per two-row field, the region digits of every column j
-    // (bytes j) and the same reversed (bytes 4 + j), White minus Black.
-    let mut d = [0u64; 5];
-    for (k, dk) in d.iter_mut().enumerate() {
-        *dk = (PACK[field(white, k)] | BIAS) - PACK[field(black, k)];
+    // Patterns: per two-row field, the digits of the four region columns
+    // (lanes), White minus Black, forwards and reversed; a region joins
+    // two fields: its index is `lo + 81 · hi` (reversed: `81 · lo + hi`).
+    let mut fwd = [0u64; 5];
+    let mut rev = [0u64; 5];
+    for k in 0..5 {
+        let (w, b) = (field(white, k), field(black, k));
+        fwd[k] = (FWD[w] | BIAS) - FWD[b];
+        rev[k] = (REV[w] | BIAS) - REV[b];
     }
     for k in 0..4 {
+        let fk = fwd[k] + 81 * fwd[k + 1];
+        let rk = 81 * rev[k] + rev[k + 1];
         for j in 0..4 {
             let t = 4 * k + j;
-            let fwd = lane(d[k], j) + 81 * lane(d[k + 1], j);
-            let rev = 81 * lane(d[k], 4 + j) + lane(d[k + 1], 4 + j);
-            f(PATTERN + TABLE * t + (MIDDLE + fwd) as usize, 1);
-            f(PATTERN + TABLE * (15 - t) + (MIDDLE - rev) as usize, -1);
+            let fi = lane(fk, j) - BIASED_ZERO;
+            let ri = lane(rk, j) - BIASED_ZERO;
+            f(PATTERN + TABLE * t + (MIDDLE + fi) as usize, 1);
+            f(PATTERN + TABLE * (15 - t) + (MIDDLE - ri) as usize, -1);
         }
     }
 }

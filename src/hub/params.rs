@@ -1,6 +1,7 @@
 //! The engine parameters declared to the client (`param` lines), their
 //! validation (`set-param`) and the variant they select.
 
+use crate::eval::EvalChoice;
 use crate::search::Engine;
 use crate::variant::VariantKind;
 
@@ -22,6 +23,9 @@ pub struct Params {
     pub tt_size: u32,
     /// Only tells the GUI that the engine can ponder.
     pub ponder: bool,
+    /// `eval` (trained or classic) and `eval-file` (a weight file of one
+    /// variant family; empty: the embedded weights).
+    pub eval: EvalChoice,
 }
 
 impl Default for Params {
@@ -32,6 +36,7 @@ impl Default for Params {
             threads: 1,
             tt_size: Engine::DEFAULT_TT_LOG2,
             ponder: false,
+            eval: EvalChoice::default(),
         }
     }
 }
@@ -43,6 +48,8 @@ pub enum Changed {
     Variant,
     Threads,
     TtSize,
+    /// The evaluation (already checked: files are readable and valid).
+    Eval,
     /// A parameter the engine does not know (e.g. `initial-time`): ignored.
     Unknown,
 }
@@ -102,6 +109,21 @@ impl Params {
                 "name=frisian-king-rows value={} type=bool",
                 self.frisian_king_rows
             ),
+            format!(
+                "name=eval value={} type=enum values=\"trained classic\"",
+                if self.eval.classic {
+                    "classic"
+                } else {
+                    "trained"
+                }
+            ),
+            format!(
+                "name=eval-file value=\"{}\" type=string",
+                self.eval
+                    .file
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            ),
         ]
     }
 
@@ -138,6 +160,23 @@ impl Params {
             "ponder" => {
                 self.ponder = bool_of(value)?;
                 Changed::Nothing
+            }
+            "eval" => {
+                self.eval.classic =
+                    EvalChoice::parse_kind(value.trim()).map_err(|e| format!("{name}: {e}"))?;
+                Changed::Eval
+            }
+            "eval-file" => {
+                let v = value.trim();
+                let next = EvalChoice {
+                    file: (!v.is_empty()).then(|| v.into()),
+                    ..self.eval.clone()
+                };
+                // Read and check the file now: a bad one is refused and the
+                // weights in use stay.
+                next.evaluators().map_err(|e| format!("{name}: {e}"))?;
+                self.eval = next;
+                Changed::Eval
             }
             _ => return Ok(Changed::Unknown),
         };

@@ -90,6 +90,10 @@ impl Session {
         self.engine.get_or_insert_with(|| {
             let mut e = Engine::with_tt_size(params.tt_size);
             e.set_threads(params.threads);
+            if let Err(err) = e.set_eval_choice(&params.eval) {
+                // Checked at set-param: only a file changed since gets here.
+                log::error!("{err}; using the embedded weights");
+            }
             e
         })
     }
@@ -118,6 +122,11 @@ impl Session {
             Changed::TtSize => {
                 if let Some(e) = self.engine.as_mut() {
                     e.set_tt_size(self.params.tt_size);
+                }
+            }
+            Changed::Eval => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_eval_choice(&self.params.eval)?;
                 }
             }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),
