@@ -51,7 +51,7 @@ struct HubArgs {
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
     /// Variant: normal (international) or frisian; frisian-seed is Frisian
-    /// with the seed's king moves along rows and columns (rules.md D1).
+    /// with the seed's king moves along rows and columns (docs/rules.md D1).
     #[arg(long, default_value = "normal")]
     variant: String,
     /// Start position as a 51-character Hub string.

@@ -1,5 +1,5 @@
 //! The `perft` and `show` subcommands of the built binary, and their error
-//! handling. Expected values come from rules/perft.md and the spec position
+//! handling. Expected values come from docs/perft.md and the spec position
 //! files.
 
 mod common;
@@ -66,14 +66,14 @@ fn check_depth_line(line: &str, depth: u32, leaves: u64) {
 
 #[test]
 fn perft_prints_one_line_per_depth() {
-    // perft.md §1: 9, 81, 658.
+    // docs/perft.md §1: 9, 81, 658.
     let out = success(&["perft", "3"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     for (i, n) in [9u64, 81, 658].into_iter().enumerate() {
         check_depth_line(lines[i], i as u32 + 1, n);
     }
-    // perft.md §2 (Frisian differs from depth 4 on: 3,874) and the
+    // docs/perft.md §2 (Frisian differs from depth 4 on: 3,874) and the
     // non-bulk path; a start position given as FEN.
     let out = success(&[
         "perft",
@@ -86,7 +86,7 @@ fn perft_prints_one_line_per_depth() {
     ]);
     let last = out.lines().last().unwrap_or("");
     check_depth_line(last, 4, 3874);
-    // perft.md §3.3, given as a Hub position: W:W45,K46:B3,4,5 = 9, 38, 377.
+    // docs/perft.md §3.3, given as a Hub position: W:W45,K46:B3,4,5 = 9, 38, 377.
     let out = success(&[
         "perft",
         "--variant",
@@ -106,7 +106,7 @@ fn perft_prints_one_line_per_depth() {
 fn perft_divide_lists_every_legal_move() {
     let out = success(&["perft", "--divide", "2"]);
     let lines: Vec<&str> = out.lines().collect();
-    // Two depth lines, nine moves (I01), the total (perft.md §1: 81).
+    // Two depth lines, nine moves (I01), the total (docs/perft.md §1: 81).
     assert_eq!(lines.len(), 2 + 9 + 1, "{out}");
     check_depth_line(lines[0], 1, 9);
     check_depth_line(lines[1], 2, 81);

@@ -1,4 +1,4 @@
-//! Moves as rules.md §5.4 defines them — (from, to, captured set), exactly
+//! Moves as docs/rules.md §5.4 defines them — (from, to, captured set), exactly
 //! the Hub notation — and a fixed-capacity move list that never allocates.
 
 use super::bitboard::{Bitboard, squares};
@@ -7,7 +7,7 @@ use std::fmt;
 
 /// A move: the square the piece leaves, the square it ends on, and the set of
 /// captured squares (empty for a quiet move). Path and order are not part of
-/// the move (rules.md §5.4, §5.5).
+/// the move (docs/rules.md §5.4, §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     captured: Bitboard,
