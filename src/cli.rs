@@ -240,6 +240,9 @@ fn run_bench(a: &BenchArgs) -> Result<(), String> {
 fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
     use molkwar::search::{Engine, Event, Limits, Mode};
     let game = a.position.game()?;
+    if let Some(t) = a.time {
+        molkwar::arena::clock::seconds("--time", t)?;
+    }
     let mut engine = Engine::new();
     engine.set_threads(a.threads);
     engine.set_tt_size(a.tt_size);

@@ -1,6 +1,6 @@
-//! The `perft` and `show` subcommands of the built binary, and their error
-//! handling. Expected values come from docs/perft.md and the spec position
-//! files.
+//! The `perft`, `show` and `analyze` subcommands of the built binary, and
+//! their error handling. Expected values come from docs/perft.md and the
+//! spec position files.
 
 mod common;
 
@@ -236,4 +236,35 @@ fn bad_arguments_fail_cleanly() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn analyze_searches_and_ends_by_itself() {
+    let out = success(&["analyze", "--depth", "4"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 2, "{out}");
+    assert!(lines[0].starts_with("depth  1 "), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("depth  4 ")), "{out}");
+    let best = lines.last().unwrap();
+    let mv = best.split_whitespace().nth(1).unwrap();
+    let start = entry("international.txt", "I01");
+    assert!(
+        start
+            .req("expect-moves")
+            .split_whitespace()
+            .any(|m| m == mv),
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_refuses_unusable_times() {
+    // 1e300 s overflows a Duration; NaN, infinity and negative times are no
+    // limit at all. Each is a clean error, never a panic or an endless search.
+    for t in ["1e300", "nan", "inf", "-1"] {
+        let o = molkwar(&["analyze", &format!("--time={t}")]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "--time {t}: {err}");
+        assert!(err.starts_with("molkwar: --time"), "--time {t}: {err}");
+    }
 }

@@ -181,6 +181,15 @@ fn positive(name: &str, x: f64) -> Result<f64, String> {
     }
 }
 
+/// An optional score in men: any finite number (NaN would silently switch
+/// the adjudication off).
+fn score(name: &str, x: Option<f64>) -> Result<Option<f64>, String> {
+    match x {
+        Some(s) if !s.is_finite() => Err(format!("{name}: {s} is not a score in men")),
+        _ => Ok(x.map(f64::abs)),
+    }
+}
+
 /// Builds the match configuration from the options.
 pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
@@ -209,7 +218,7 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         Some(words) => Some(sprt::Sprt::parse(&words.join(" "))?),
         None => None,
     };
-    let move_timeout = positive("--move-timeout", a.move_timeout)?;
+    let move_timeout = clock::seconds("--move-timeout", a.move_timeout)?;
     if move_timeout == 0.0 {
         return Err("--move-timeout must be positive".into());
     }
@@ -222,12 +231,12 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         pdn: a.pdn.clone(),
         settings: referee::Settings {
             variant,
-            margin: positive("--margin", a.margin)?,
+            margin: clock::seconds("--margin", a.margin)?,
             move_timeout: Duration::from_secs_f64(move_timeout),
             adjudication: referee::Adjudication {
-                resign_score: a.resign_score.map(|s| s.abs()),
+                resign_score: score("--resign-score", a.resign_score)?,
                 resign_moves: a.resign_moves,
-                draw_score: a.draw_score.map(|s| s.abs()),
+                draw_score: score("--draw-score", a.draw_score)?,
                 draw_moves: a.draw_moves,
                 draw_after: a.draw_after,
                 max_plies: a.max_plies,
