@@ -1,7 +1,9 @@
 //! The referee against broken engines (tests/fixtures/fake_hub.py): an
 //! illegal move, a crash, a missing `done`, a non-Hub line and a flag fall
 //! each lose the game and are counted by reason; a refused set-up and an
-//! engine that cannot play the variant stop the match with an error.
+//! engine that cannot play the variant stop the match with an error. An
+//! engine that talks like Scan 3.1 (non-Hub lines before `ready`) plays
+//! whole games.
 
 use std::process::Command;
 
@@ -115,4 +117,43 @@ fn refused_setup_and_missing_variant_stop_the_match() {
     let (ok, _, err) = run("illegal", &["--variant", "frisian"]);
     assert!(!ok);
     assert!(err.contains("declares no 'variant'"), "{err}");
+}
+
+/// The Scan-like fake: molkwar itself behind a relay that prints `init book`
+/// and `init eval` before `ready` and greets on stderr.
+fn scanlike() -> String {
+    format!("{} {}", fake("scanlike"), env!("CARGO_BIN_EXE_molkwar"))
+}
+
+#[test]
+fn lines_before_ready_are_accepted_and_logged() {
+    if !have_python() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        .args(["match", "--engine1", &scanlike(), "--name1", "scanlike"])
+        .args(["--name2", "molkwar", "--tc1", "depth=2", "--tc2", "depth=1"])
+        .args(["--games", "2", "--concurrency", "2"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("[2/2] game"), "{stdout}");
+    assert!(
+        stdout.contains("scanlike: ") && !stdout.contains("faults: protocol"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("faults: none").count(), 2, "{stdout}");
+    // Logged at info level, once per line and process (two processes).
+    assert_eq!(
+        stderr
+            .matches("molkwar: info: engine 'scanlike' before ready: init book")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(stderr.contains("before ready: init eval"), "{stderr}");
 }

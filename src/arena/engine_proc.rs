@@ -4,6 +4,10 @@
 //! (`hub` → `wait` → `set-param`… → `init` → `ready`), `new-game`, and one
 //! search (`pos`, `level`, `go think` → `info`… `done`). stderr is discarded
 //! (an engine that writes much to an unread pipe would block).
+//!
+//! Strict about what the engine prints, except between `init` and `ready`:
+//! Scan 3.1 prints `init book`, `init eval` there, and Hub GUI ignores them
+//! (docs/hub-clients.md), so any line is accepted and logged at info level.
 
 use super::clock::TimeControl;
 use crate::variant::VariantKind;
@@ -20,6 +24,11 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 const HUB_WORDS: [&str; 8] = [
     "id", "param", "wait", "ready", "info", "done", "pong", "error",
 ];
+
+/// The first word of a line, if it has one.
+fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}
 
 /// How to run one engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -266,13 +275,18 @@ impl EngineProc {
         self.send("init").map_err(|f| self.setup_err("init", f))?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
+            // Any line may come before `ready` (Scan: `init book`).
             let l = self
-                .recv(deadline)
+                .recv_any(deadline)
                 .map_err(|f| self.setup_err("init (waiting for ready)", f))?;
-            if l.starts_with("ready") {
+            let word = first_word(&l).unwrap_or("");
+            if word == "ready" {
                 return Ok(());
             }
-            if l.starts_with("error") {
+            if !HUB_WORDS.contains(&word) {
+                log::info!("engine '{}' before ready: {l}", self.name);
+            }
+            if word == "error" {
                 return Err(format!(
                     "engine '{}' refused its set-up ({}): {l}",
                     self.name,
@@ -296,22 +310,25 @@ impl EngineProc {
             .map_err(|_| Fault::Crash)
     }
 
-    /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
-    fn recv(&self, deadline: Instant) -> Result<String, Fault> {
+    /// The next non-empty stdout line before `deadline`, whatever it says.
+    fn recv_any(&self, deadline: Instant) -> Result<String, Fault> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(Line::Text(l)) => {
-                    let first = l.split_whitespace().next();
-                    match first {
-                        None => continue,
-                        Some(w) if HUB_WORDS.contains(&w) => return Ok(l),
-                        Some(_) => return Err(Fault::Protocol(l)),
-                    }
-                }
+                Ok(Line::Text(l)) if first_word(&l).is_none() => continue,
+                Ok(Line::Text(l)) => return Ok(l),
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Fault::Crash),
                 Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
             }
+        }
+    }
+
+    /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
+    fn recv(&self, deadline: Instant) -> Result<String, Fault> {
+        let l = self.recv_any(deadline)?;
+        match first_word(&l) {
+            Some(w) if HUB_WORDS.contains(&w) => Ok(l),
+            _ => Err(Fault::Protocol(l)),
         }
     }
 
@@ -338,8 +355,7 @@ impl EngineProc {
             match l {
                 Line::Eof => return Err(Fault::Crash),
                 Line::Text(t) => {
-                    let w = t.split_whitespace().next();
-                    if w.is_some_and(|w| !HUB_WORDS.contains(&w)) {
+                    if first_word(&t).is_some_and(|w| !HUB_WORDS.contains(&w)) {
                         return Err(Fault::Protocol(t));
                     }
                 }

@@ -248,9 +248,26 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     })
 }
 
+/// Log messages of `molkwar match` (such as the lines an engine prints
+/// before `ready`) go to stderr at info level, or as `RUST_LOG` says.
+fn init_match_logging() {
+    let env = env_logger::Env::default().default_filter_or("info");
+    let _ = env_logger::Builder::from_env(env)
+        .format(|buf, r| {
+            writeln!(
+                buf,
+                "molkwar: {}: {}",
+                r.level().as_str().to_lowercase(),
+                r.args()
+            )
+        })
+        .try_init();
+}
+
 /// `molkwar match`.
 pub fn run_match(a: &MatchArgs) -> Result<(), String> {
     let cfg = match_config(a)?;
+    init_match_logging();
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
