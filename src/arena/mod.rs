@@ -3,8 +3,9 @@
 //! ([`engine_proc`]), clocks ([`clock`]), molkwar's rules as referee
 //! ([`referee`]), opening sets ([`openings`]), PDN ([`pdn`]), Elo and LOS
 //! ([`stats`]), the pentanomial SPRT ([`sprt`]), the match loop
-//! ([`runner`]) and self-play data ([`selfplay`]). This file holds the
-//! command-line options of the three commands and their entry points.
+//! ([`runner`]), the game logs of `--log` ([`transcript`]) and self-play
+//! data ([`selfplay`]). This file holds the command-line options of the
+//! three commands and their entry points.
 //!
 //! Examples:
 //!
@@ -13,7 +14,7 @@
 //! molkwar match --engine1 "./new hub" --engine2 "./old hub" --tc 10+0.1 \
 //!     --concurrency 2 --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 //! molkwar match --variant frisian --engine2 "scan hub" --dir2 /opt/scan \
-//!     --param2 threads=1 --tc 40/60
+//!     --param2 threads=1 --tc 40/60 --log logs/
 //! molkwar openings --variant normal --plies 2,3 --max-score 0.3 --depth 10
 //! molkwar selfplay --nodes 20000 --games 1000 --seed 17 --out data.txt
 //! ```
@@ -28,6 +29,7 @@ pub mod runner;
 pub mod selfplay;
 pub mod sprt;
 pub mod stats;
+pub mod transcript;
 
 use crate::variant::VariantKind;
 use clap::Args;
@@ -95,6 +97,11 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Write logs to this directory (created if needed): each game's whole
+    /// conversation with both engines (`game-0001.log`, …) and each engine's
+    /// stderr (`engine1-stderr.log`, `engine2-stderr.log`).
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
     /// Seed of the opening order.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -229,6 +236,7 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         openings: openings::load(a.openings.as_deref(), variant)?,
         seed: a.seed,
         pdn: a.pdn.clone(),
+        log: a.log.clone(),
         settings: referee::Settings {
             variant,
             margin: clock::seconds("--margin", a.margin)?,
