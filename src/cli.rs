@@ -93,7 +93,7 @@ struct AnalyzeArgs {
     /// Depth limit in plies.
     #[arg(long)]
     depth: Option<u32>,
-    /// Time limit in seconds.
+    /// Time limit in seconds (10 when no depth, time or node limit is given).
     #[arg(long)]
     time: Option<f64>,
     /// Node limit.
