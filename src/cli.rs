@@ -54,7 +54,7 @@ struct HubArgs {
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
     /// Variant: normal (international) or frisian; frisian-seed is Frisian
-    /// with the seed's king moves along rows and columns (rules.md D1).
+    /// with the seed's king moves along rows and columns (docs/rules.md D1).
     #[arg(long, default_value = "normal")]
     variant: String,
     /// Start position as a 51-character Hub string.
@@ -98,7 +98,7 @@ struct AnalyzeArgs {
     /// Depth limit in plies.
     #[arg(long)]
     depth: Option<u32>,
-    /// Time limit in seconds.
+    /// Time limit in seconds (10 when no depth, time or node limit is given).
     #[arg(long)]
     time: Option<f64>,
     /// Node limit.
@@ -249,6 +249,9 @@ fn run_bench(a: &BenchArgs) -> Result<(), String> {
 fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
     use molkwar::search::{Engine, Event, Limits, Mode};
     let game = a.position.game()?;
+    if let Some(t) = a.time {
+        molkwar::arena::clock::seconds("--time", t)?;
+    }
     let mut engine = Engine::new();
     engine.set_threads(a.threads);
     engine.set_tt_size(a.tt_size);

@@ -1,12 +1,12 @@
 //! A game: the current position, the repetition history since the last
-//! irreversible move and the draw counters of rules.md §8, and the outcome.
+//! irreversible move and the draw counters of docs/rules.md §8, and the outcome.
 
 use crate::board::{Move, MoveError, MoveList, Position, movegen, notation};
 use crate::variant::{DrawRule, Variant, VariantKind};
 use crate::with_variant;
 use std::fmt;
 
-/// The draw counters of rules.md §8 that travel with a position (the search
+/// The draw counters of docs/rules.md §8 that travel with a position (the search
 /// carries them in every node; the repetition history is kept apart).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
 pub struct DrawState {
@@ -20,7 +20,7 @@ pub struct DrawState {
 
 impl DrawState {
     /// Counters at the start of a game or test position: material counting
-    /// starts at the given position (rules.md §8.1).
+    /// starts at the given position (docs/rules.md §8.1).
     pub fn new<V: Variant>(pos: &Position) -> DrawState {
         DrawState {
             quiet_plies: 0,

@@ -1,5 +1,5 @@
 //! Perft: counts the leaves of the legal move tree, to prove the move
-//! generator against the tables of rules/perft.md and to time it.
+//! generator against the tables of docs/perft.md and to time it.
 
 use crate::board::{Move, MoveList, Position, movegen};
 use crate::variant::Variant;

@@ -1,6 +1,6 @@
-//! The `perft` and `show` subcommands of the built binary, and their error
-//! handling. Expected values come from rules/perft.md and the spec position
-//! files.
+//! The `perft`, `show` and `analyze` subcommands of the built binary, and
+//! their error handling. Expected values come from docs/perft.md and the
+//! spec position files.
 
 mod common;
 
@@ -66,14 +66,14 @@ fn check_depth_line(line: &str, depth: u32, leaves: u64) {
 
 #[test]
 fn perft_prints_one_line_per_depth() {
-    // perft.md §1: 9, 81, 658.
+    // docs/perft.md §1: 9, 81, 658.
     let out = success(&["perft", "3"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     for (i, n) in [9u64, 81, 658].into_iter().enumerate() {
         check_depth_line(lines[i], i as u32 + 1, n);
     }
-    // perft.md §2 (Frisian differs from depth 4 on: 3,874) and the
+    // docs/perft.md §2 (Frisian differs from depth 4 on: 3,874) and the
     // non-bulk path; a start position given as FEN.
     let out = success(&[
         "perft",
@@ -86,7 +86,7 @@ fn perft_prints_one_line_per_depth() {
     ]);
     let last = out.lines().last().unwrap_or("");
     check_depth_line(last, 4, 3874);
-    // perft.md §3.3, given as a Hub position: W:W45,K46:B3,4,5 = 9, 38, 377.
+    // docs/perft.md §3.3, given as a Hub position: W:W45,K46:B3,4,5 = 9, 38, 377.
     let out = success(&[
         "perft",
         "--variant",
@@ -106,7 +106,7 @@ fn perft_prints_one_line_per_depth() {
 fn perft_divide_lists_every_legal_move() {
     let out = success(&["perft", "--divide", "2"]);
     let lines: Vec<&str> = out.lines().collect();
-    // Two depth lines, nine moves (I01), the total (perft.md §1: 81).
+    // Two depth lines, nine moves (I01), the total (docs/perft.md §1: 81).
     assert_eq!(lines.len(), 2 + 9 + 1, "{out}");
     check_depth_line(lines[0], 1, 9);
     check_depth_line(lines[1], 2, 81);
@@ -270,4 +270,35 @@ fn bad_arguments_fail_cleanly() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn analyze_searches_and_ends_by_itself() {
+    let out = success(&["analyze", "--depth", "4"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 2, "{out}");
+    assert!(lines[0].starts_with("depth  1 "), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("depth  4 ")), "{out}");
+    let best = lines.last().unwrap();
+    let mv = best.split_whitespace().nth(1).unwrap();
+    let start = entry("international.txt", "I01");
+    assert!(
+        start
+            .req("expect-moves")
+            .split_whitespace()
+            .any(|m| m == mv),
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_refuses_unusable_times() {
+    // 1e300 s overflows a Duration; NaN, infinity and negative times are no
+    // limit at all. Each is a clean error, never a panic or an endless search.
+    for t in ["1e300", "nan", "inf", "-1"] {
+        let o = molkwar(&["analyze", &format!("--time={t}")]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "--time {t}: {err}");
+        assert!(err.starts_with("molkwar: --time"), "--time {t}: {err}");
+    }
 }

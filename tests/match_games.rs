@@ -142,6 +142,15 @@ fn bad_options_fail_with_a_message() {
         &["match", "--engine2", "'unterminated"],
         &["match", "--openings", "/no/such/file"],
         &["match", "--dir1", "/no/such/dir"],
+        // Seconds that no clock can hold (these panicked in Duration).
+        &["match", "--tc", "1e300+0"],
+        &["match", "--tc", "10+1e300"],
+        &["match", "--tc1", "40/1e300"],
+        &["match", "--tc2", "move-time=1e300"],
+        &["match", "--move-timeout", "1e300"],
+        &["match", "--margin", "1e300"],
+        &["match", "--margin", "nan"],
+        &["match", "--resign-score", "inf"],
         &["selfplay", "--games", "1"],
         &["openings", "--plies", "0"],
     ];

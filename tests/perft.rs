@@ -1,4 +1,4 @@
-//! Perft against the tables of the rules specification (rules/perft.md),
+//! Perft against the tables of the rules specification (docs/perft.md),
 //! data-driven from `tests/data/perft.txt`.
 //!
 //! Default suite: every case with fewer than `DEFAULT_LIMIT` leaves (this

@@ -32,11 +32,11 @@ fn start_hubs() -> Vec<(String, String)> {
     out
 }
 
-/// The §6 restriction state of one side as rules.md defines it:
+/// The §6 restriction state of one side as docs/rules.md defines it:
 /// (square of the tracked king or 0, consecutive quiet moves).
 type Track = (u32, u8);
 
-/// rules.md §6: the state of both sides after `mv` (played in `before`,
+/// docs/rules.md §6: the state of both sides after `mv` (played in `before`,
 /// giving `after`), from the state before.
 fn model_restriction(before: &Position, mv: &Move, after: &Position, st: [Track; 2]) -> [Track; 2] {
     let s = before.side();
@@ -261,7 +261,7 @@ fn playouts<V: Variant>(
                 ];
                 if got != track {
                     errs.push(format!(
-                        "{where_} [{}]: restriction state {got:?}, rules.md §6 gives {track:?} (moves {})",
+                        "{where_} [{}]: restriction state {got:?}, docs/rules.md §6 gives {track:?} (moves {})",
                         to_hub(&pos),
                         game.moves()
                             .iter()
@@ -349,7 +349,7 @@ fn playouts_frisian_seed() {
 }
 
 // ---------------------------------------------------------------------
-// Lenient move parsing (rules.md §9.1, §9.2) on fixed positions.
+// Lenient move parsing (docs/rules.md §9.1, §9.2) on fixed positions.
 
 /// The legal moves of a spec position, and the one whose Hub text is `hub`.
 fn setup<V: Variant>(fen: &str) -> (Position, molkwar::MoveList) {
@@ -416,7 +416,7 @@ fn lenient_move_parsing() {
     expect_ok::<International>(i11, "41x43", "41x43x9x12x19x38", &mut e);
     // I09: the man 15 jumps 20 (to 24), 19 (to 13), 8 (to 2).
     expect_ok::<International>("W:W15:B8,19,20", "15x24x13x2", "15x2x8x19x20", &mut e);
-    // Leading zeros are accepted on input (rules.md §9.1). I04.
+    // Leading zeros are accepted on input (docs/rules.md §9.1). I04.
     expect_ok::<International>("W:W8:B", "08-02", "8-2", &mut e);
     expect_ok::<International>("W:W8:B", "8-3", "8-3", &mut e);
     // Frisian: F02 horizontal capture, F21 two captures by the same man.
@@ -440,7 +440,7 @@ fn lenient_move_parsing() {
     expect_err::<International>("W:W31-50:B1-20", "32-28-23", "syntax", &mut e);
 
     // Two captures sharing from and to. White king on 3, black men 12, 14,
-    // 24, 30 (worked out by hand from rules.md §4.3, §5.2, §5.6): the king
+    // 24, 30 (worked out by hand from docs/rules.md §4.3, §5.2, §5.6): the king
     // takes 14 (landing 20 or 25), then 24 from 20 (landing 29) or 30 from
     // 25 (landing 34), then 12 along the 29/34 diagonal landing on 7 or 1;
     // taking 12 first gives only one piece. The maximum is 3 pieces and the
@@ -470,7 +470,7 @@ fn lenient_move_parsing() {
     expect_ok::<International>(amb, "3x1x30x12x14", "3x1x12x14x30", &mut e);
     expect_err::<International>(amb, "3x1x24x30", "illegal", &mut e);
     // The FMJD landing-square form names the route and so the move
-    // (rules.md §9.1: write the intermediate landing squares).
+    // (docs/rules.md §9.1: write the intermediate landing squares).
     expect_ok::<International>(amb, "3x20x29x1", "3x1x12x14x24", &mut e);
     expect_ok::<International>(amb, "3x25x34x7", "3x7x12x14x30", &mut e);
     // PDN notation disambiguates with the captured squares that differ.

@@ -1,12 +1,22 @@
 //! The search engine's contract: one `Done` per start with a legal move,
 //! stop and ponder behaviour, time limits, determinism, table resizing.
+//!
+//! Time limits are checked by behaviour, so that a loaded machine cannot
+//! fail them: the search answered, exactly once, after using at least part
+//! of its time, and an answer due at once came within [`PROMPT`]. How fast
+//! the answers really are is measured by benchmarks, not here
+//! (`tests/clients/measure.py` times the answer to `stop`, for one).
 
 use molkwar::board::fen;
 use molkwar::game::Game;
-use molkwar::search::{Engine, Event, Limits, Mode};
+use molkwar::search::{Engine, Event, Info, Limits, Mode};
 use molkwar::variant::VariantKind;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
+
+/// The bound for an answer due at once (typically a few milliseconds):
+/// generous enough for a machine busy with other jobs.
+const PROMPT: Duration = Duration::from_secs(5);
 
 fn game(variant: VariantKind, f: &str) -> Game {
     Game::new(variant, fen::parse_fen(f).unwrap())
@@ -24,21 +34,34 @@ fn depth(d: u32) -> Limits {
 }
 
 /// Collects every event until the channel closes; asserts exactly one Done,
-/// last, and returns it with the time it arrived.
-fn drain(rx: Receiver<Event>, t0: Instant) -> (Option<molkwar::Move>, Duration, usize) {
+/// last, and returns it with the time it arrived and the reports before it.
+fn drain(rx: Receiver<Event>, t0: Instant) -> (Option<molkwar::Move>, Duration, Vec<Info>) {
     let mut done = Vec::new();
-    let mut infos = 0;
+    let mut infos = Vec::new();
     for ev in rx.iter() {
         match ev {
-            Event::Info(_) => {
+            Event::Info(i) => {
                 assert!(done.is_empty(), "Info after Done");
-                infos += 1;
+                infos.push(i);
             }
             Event::Done { best, .. } => done.push((best, t0.elapsed())),
         }
     }
     assert_eq!(done.len(), 1, "exactly one Done");
     (done[0].0, done[0].1, infos)
+}
+
+/// Asserts that no `Done` came yet (the search is still running).
+fn still_searching(rx: &Receiver<Event>, what: &str) {
+    assert!(
+        rx.try_iter().all(|ev| matches!(ev, Event::Info(_))),
+        "{what}: the search answered before it was told to"
+    );
+}
+
+/// The deepest iteration reported.
+fn deepest(infos: &[Info]) -> u32 {
+    infos.iter().map(|i| i.depth).max().unwrap_or(0)
 }
 
 /// The reports without their timings.
@@ -96,12 +119,13 @@ fn stop_during_infinite_search_answers_quickly() {
         };
         let h = e.start(&g, limits, mode, tx);
         std::thread::sleep(Duration::from_millis(300));
+        still_searching(&rx, "infinite search");
         let t0 = Instant::now();
         h.stop();
         let (best, after_stop, _) = drain(rx, t0);
         h.join();
         assert!(g.legal_moves().contains(&best.unwrap()));
-        assert!(after_stop < Duration::from_millis(50), "{after_stop:?}");
+        assert!(after_stop < PROMPT, "{after_stop:?}");
     }
 }
 
@@ -117,13 +141,13 @@ fn ponder_waits_for_ponder_hit_then_obeys_the_clock() {
     let h = e.start(&g, limits, Mode::Ponder, tx);
     std::thread::sleep(Duration::from_millis(200));
     // The depth is long reached, but a ponder search does not end itself.
-    assert!(rx.try_iter().all(|ev| matches!(ev, Event::Info(_))));
+    still_searching(&rx, "ponder at depth 3");
     let t0 = Instant::now();
     h.ponder_hit();
     let (best, t, _) = drain(rx, t0);
     h.join();
     assert!(best.is_some());
-    assert!(t < Duration::from_millis(50));
+    assert!(t < PROMPT, "{t:?}");
 
     // Clock time only runs from ponder-hit.
     let (tx, rx) = channel();
@@ -133,14 +157,15 @@ fn ponder_waits_for_ponder_hit_then_obeys_the_clock() {
     };
     let h = e.start(&g, limits, Mode::Ponder, tx);
     std::thread::sleep(Duration::from_millis(400));
+    still_searching(&rx, "ponder with a move time");
     let t0 = Instant::now();
     h.ponder_hit();
-    let (_, t, _) = drain(rx, t0);
+    let (best, t, _) = drain(rx, t0);
     h.join();
-    assert!(
-        t >= Duration::from_millis(150) && t < Duration::from_millis(260),
-        "{t:?}"
-    );
+    assert!(best.is_some());
+    // Had the 0.2 s run while pondering (0.4 s), the answer would come at
+    // once; a busy machine can only make it later, so half is a safe floor.
+    assert!(t >= Duration::from_millis(100) && t < PROMPT, "{t:?}");
 }
 
 #[test]
@@ -154,13 +179,12 @@ fn move_time_is_kept() {
         ..Limits::default()
     };
     let h = e.start(&g, limits, Mode::Think, tx);
-    let (_, t, infos) = drain(rx, t0);
+    let (best, t, infos) = drain(rx, t0);
     h.join();
-    assert!(infos > 0);
-    assert!(
-        t >= Duration::from_millis(250) && t < Duration::from_millis(320),
-        "{t:?}"
-    );
+    assert!(best.is_some() && !infos.is_empty());
+    // A fixed move time is used in full, so at least half of it has passed
+    // however fast the machine; the upper bound only catches a lost clock.
+    assert!(t >= Duration::from_millis(150) && t < PROMPT, "{t:?}");
 }
 
 #[test]
@@ -175,10 +199,12 @@ fn no_time_left_moves_at_once() {
             ..Limits::default()
         };
         let h = e.start(&g, limits, Mode::Think, tx);
-        let (best, t, _) = drain(rx, t0);
+        let (best, t, infos) = drain(rx, t0);
         h.join();
         assert!(best.is_some());
-        assert!(t < Duration::from_millis(50), "{t:?}");
+        // No time: one iteration, then the answer.
+        assert_eq!(deepest(&infos), 1, "time {time}");
+        assert!(t < PROMPT, "{t:?}");
     }
 }
 
@@ -189,14 +215,20 @@ fn clock_budget_is_a_fraction_of_the_clock() {
     let (tx, rx) = channel();
     let t0 = Instant::now();
     let limits = Limits {
-        time: Some(2.0),
+        time: Some(20.0),
         inc: 0.0,
         ..Limits::default()
     };
     let h = e.start(&g, limits, Mode::Think, tx);
-    let (_, t, _) = drain(rx, t0);
+    let (best, t, _) = drain(rx, t0);
     h.join();
-    assert!(t < Duration::from_millis(300), "{t:?}");
+    assert!(best.is_some());
+    // A sudden-death game is long: the first move gets a small share of the
+    // clock (about 1/35), far less than half of it, but not nothing.
+    assert!(
+        t >= Duration::from_millis(100) && t < Duration::from_secs(10),
+        "{t:?}"
+    );
 }
 
 #[test]
@@ -208,14 +240,16 @@ fn single_legal_move_is_played_at_once_when_thinking() {
     let (tx, rx) = channel();
     let t0 = Instant::now();
     let limits = Limits {
-        time: Some(100.0),
+        time: Some(1000.0),
         ..Limits::default()
     };
     let h = e.start(&g, limits, Mode::Think, tx);
-    let (best, t, _) = drain(rx, t0);
+    let (best, t, infos) = drain(rx, t0);
     h.join();
     assert_eq!(best, g.legal_moves().iter().next().copied());
-    assert!(t < Duration::from_millis(50), "{t:?}");
+    // One iteration, and far less than the ~28 s this clock would allow.
+    assert!(deepest(&infos) <= 1, "{infos:?}");
+    assert!(t < PROMPT, "{t:?}");
 }
 
 #[test]
@@ -267,7 +301,7 @@ fn every_mode_sends_exactly_one_done() {
             let h = e.start(&g, limits, mode, tx);
             let (best, _, infos) = drain(rx, Instant::now());
             h.join();
-            assert!(best.is_some() && infos > 0);
+            assert!(best.is_some() && !infos.is_empty());
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The search applies the rules: wins with their distance, the draw rules
-//! of rules.md §8 (repetition, 16-/5-move, Frisian 2 kings v 1 king) as
+//! of docs/rules.md §8 (repetition, 16-/5-move, Frisian 2 kings v 1 king) as
 //! the game's counters and history say.
 
 use molkwar::board::{fen, movegen};

@@ -4,8 +4,43 @@
 //! Forms of `--tc`: `depth=N`, `nodes=N`, `move-time=S` (or `movetime=S`),
 //! `T+I` (T seconds for the game, I added before every move, Hub style),
 //! `M/T` or `M/T+I` (M moves in T seconds, repeating).
+//!
+//! Every number of seconds a user gives goes through [`seconds`]: at most
+//! [`MAX_SECONDS`], so that no clock sum overflows a `Duration` (which
+//! panics) and no deadline overflows an `Instant`.
 
 use std::time::Duration;
+
+/// The largest number of seconds accepted anywhere on the command line
+/// (11.6 days; the Hub `level` command has the same bound).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// Checks a number of seconds given by the user: finite, not negative, at
+/// most [`MAX_SECONDS`]. `what` names it in the message.
+pub fn seconds(what: &str, x: f64) -> Result<f64, String> {
+    // The messages leave the value out: 1e300 would print 301 digits.
+    if !x.is_finite() || x < 0.0 {
+        Err(format!(
+            "{what}: not a number of seconds (finite, not negative)"
+        ))
+    } else if x > MAX_SECONDS {
+        Err(format!("{what}: more than {MAX_SECONDS} seconds"))
+    } else {
+        Ok(x)
+    }
+}
+
+/// Seconds as a `Duration` that an `Instant` can always be advanced by:
+/// negative and NaN give zero, and sums of checked values (a repeating
+/// control adds its period time again and again) are capped far away.
+fn duration(secs: f64) -> Duration {
+    const CAP: f64 = 1e9;
+    if secs > 0.0 {
+        Duration::from_secs_f64(secs.min(CAP))
+    } else {
+        Duration::ZERO
+    }
+}
 
 /// A time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,11 +63,7 @@ impl TimeControl {
         let bad = |what: &str| format!("time control '{t}': {what}");
         let num = |s: &str| -> Result<f64, String> {
             let x: f64 = s.trim().parse().map_err(|_| bad("not a number"))?;
-            if x.is_finite() && x >= 0.0 {
-                Ok(x)
-            } else {
-                Err(bad("negative or not finite"))
-            }
+            seconds(&format!("time control '{t}'"), x)
         };
         if let Some((k, v)) = t.split_once('=') {
             return match k.trim() {
@@ -140,7 +171,7 @@ impl Clock {
             TimeControl::MoveTime(s) => s,
             TimeControl::Clock { inc, .. } => self.remaining + inc,
         };
-        Some(Duration::from_secs_f64((secs + margin).max(0.0)))
+        Some(duration(secs + margin))
     }
 
     /// Charges a move that took `used`; false when the flag fell.
@@ -209,6 +240,13 @@ mod tests {
             "x+1",
             "-3",
             "0",
+            "nan+1",
+            "inf",
+            "1e300+0",
+            "10+1e300",
+            "40/1e300",
+            "move-time=1e300",
+            "move-time=inf",
         ] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
@@ -233,6 +271,22 @@ mod tests {
         assert_eq!(c.level_line(), "level moves=1 time=7.000");
         assert!(c.charge(Duration::from_secs(3), 0.0));
         assert_eq!(c.level_line(), "level moves=2 time=14.000");
+    }
+
+    #[test]
+    fn huge_clocks_give_a_duration() {
+        // The largest accepted control, repeating: the sums grow past the
+        // limit of one value, and the allowance must still be a Duration.
+        let tc = TimeControl::parse("1/1000000+1000000").unwrap();
+        let mut c = Clock::new(tc);
+        for _ in 0..100 {
+            assert!(c.allowance(MAX_SECONDS).is_some());
+            assert!(c.charge(Duration::from_millis(1), MAX_SECONDS));
+        }
+        assert!(c.remaining() > 1e8);
+        assert!(super::duration(1e300) > Duration::from_secs(1_000_000));
+        assert_eq!(super::duration(f64::NAN), Duration::ZERO);
+        assert_eq!(super::duration(-1.0), Duration::ZERO);
     }
 
     #[test]

@@ -2,14 +2,23 @@
 //! stdin/stdout, a reader thread per engine that forwards stdout lines over
 //! a channel (so every wait has a timeout), the start-up handshake
 //! (`hub` → `wait` → `set-param`… → `init` → `ready`), `new-game`, and one
-//! search (`pos`, `level`, `go think` → `info`… `done`). stderr is discarded
-//! (an engine that writes much to an unread pipe would block).
+//! search (`pos`, `level`, `go think` → `info`… `done`).
+//!
+//! Strict about what the engine prints, except between `init` and `ready`:
+//! Scan 3.1 prints `init book`, `init eval` there, and Hub GUI ignores them
+//! (docs/hub-clients.md), so any line is accepted and logged at info level.
+//! Every line both ways goes through the engine's [`Tap`] (the game logs of
+//! `--log`). stderr is read by a thread into the tap's stderr file when
+//! there is one, else discarded (an engine that writes much to an unread
+//! pipe would block).
 
 use super::clock::TimeControl;
+use super::transcript::{GameLog, Tap};
 use crate::variant::VariantKind;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -20,6 +29,11 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 const HUB_WORDS: [&str; 8] = [
     "id", "param", "wait", "ready", "info", "done", "pong", "error",
 ];
+
+/// The first word of a line, if it has one.
+fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}
 
 /// How to run one engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,17 +161,44 @@ pub struct EngineProc {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     params: Vec<String>,
+    tap: Tap,
+}
+
+/// Calls `each` for every line of `from` (end of line and a `\r` removed),
+/// then `end` once at the end of the stream or on a read error. Bytes that
+/// are not UTF-8 are replaced rather than ending the stream.
+fn read_lines(from: impl Read, mut each: impl FnMut(String) -> bool, end: impl FnOnce()) {
+    let mut r = BufReader::new(from);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match r.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let l = String::from_utf8_lossy(&buf);
+                if !each(l.trim_end_matches(['\n', '\r']).to_string()) {
+                    return;
+                }
+            }
+        }
+    }
+    end();
 }
 
 impl EngineProc {
-    /// Starts the engine and completes the handshake for `variant`.
-    /// Errors here are configuration errors: they stop the match.
-    pub fn start(spec: &EngineSpec, variant: VariantKind) -> Result<EngineProc, String> {
+    /// Starts the engine and completes the handshake for `variant`; its
+    /// traffic goes to `tap`. Errors here are configuration errors: they
+    /// stop the match.
+    pub fn start(spec: &EngineSpec, variant: VariantKind, tap: Tap) -> Result<EngineProc, String> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(if tap.keeps_stderr() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
@@ -171,27 +212,41 @@ impl EngineProc {
             (Some(i), Some(o)) => (i, o),
             _ => return Err(format!("engine '{}': no pipes", spec.name)),
         };
+        if let Some(stderr) = child.stderr.take() {
+            let t = tap.clone();
+            std::thread::Builder::new()
+                .name("engine-stderr".into())
+                .spawn(move || {
+                    read_lines(
+                        stderr,
+                        |l| {
+                            t.stderr_line(&l);
+                            true
+                        },
+                        || {},
+                    )
+                })
+                .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        }
         let (tx, rx) = channel();
+        let t = tap.clone();
         std::thread::Builder::new()
             .name("engine-reader".into())
             .spawn(move || {
-                let mut r = BufReader::new(stdout);
-                let mut buf = String::new();
-                loop {
-                    buf.clear();
-                    match r.read_line(&mut buf) {
-                        Ok(0) | Err(_) => {
-                            let _ = tx.send(Line::Eof);
-                            return;
-                        }
-                        Ok(_) => {
-                            let l = buf.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(Line::Text(l)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
+                // Logged here, when the line arrives, so that the game log's
+                // times are the engine's and not the referee's.
+                let eof = tx.clone();
+                read_lines(
+                    stdout,
+                    |l| {
+                        t.received(&l);
+                        tx.send(Line::Text(l)).is_ok()
+                    },
+                    || {
+                        t.closed();
+                        let _ = eof.send(Line::Eof);
+                    },
+                )
             })
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         let mut e = EngineProc {
@@ -200,6 +255,7 @@ impl EngineProc {
             stdin,
             lines: rx,
             params: Vec::new(),
+            tap,
         };
         e.handshake(spec, variant)?;
         Ok(e)
@@ -208,6 +264,11 @@ impl EngineProc {
     /// The engine's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Sends this engine's traffic to `log` from now on (the next game's).
+    pub fn set_game_log(&self, log: Option<Arc<GameLog>>) {
+        self.tap.set_game(log);
     }
 
     fn setup_err(&self, what: &str, f: Fault) -> String {
@@ -266,13 +327,18 @@ impl EngineProc {
         self.send("init").map_err(|f| self.setup_err("init", f))?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
+            // Any line may come before `ready` (Scan: `init book`).
             let l = self
-                .recv(deadline)
+                .recv_any(deadline)
                 .map_err(|f| self.setup_err("init (waiting for ready)", f))?;
-            if l.starts_with("ready") {
+            let word = first_word(&l).unwrap_or("");
+            if word == "ready" {
                 return Ok(());
             }
-            if l.starts_with("error") {
+            if !HUB_WORDS.contains(&word) {
+                log::info!("engine '{}' before ready: {l}", self.name);
+            }
+            if word == "error" {
                 return Err(format!(
                     "engine '{}' refused its set-up ({}): {l}",
                     self.name,
@@ -291,27 +357,31 @@ impl EngineProc {
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.tap.sent(line);
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|_| Fault::Crash)
     }
 
-    /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
-    fn recv(&self, deadline: Instant) -> Result<String, Fault> {
+    /// The next non-empty stdout line before `deadline`, whatever it says.
+    fn recv_any(&self, deadline: Instant) -> Result<String, Fault> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(Line::Text(l)) => {
-                    let first = l.split_whitespace().next();
-                    match first {
-                        None => continue,
-                        Some(w) if HUB_WORDS.contains(&w) => return Ok(l),
-                        Some(_) => return Err(Fault::Protocol(l)),
-                    }
-                }
+                Ok(Line::Text(l)) if first_word(&l).is_none() => continue,
+                Ok(Line::Text(l)) => return Ok(l),
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Fault::Crash),
                 Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
             }
+        }
+    }
+
+    /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
+    fn recv(&self, deadline: Instant) -> Result<String, Fault> {
+        let l = self.recv_any(deadline)?;
+        match first_word(&l) {
+            Some(w) if HUB_WORDS.contains(&w) => Ok(l),
+            _ => Err(Fault::Protocol(l)),
         }
     }
 
@@ -338,8 +408,7 @@ impl EngineProc {
             match l {
                 Line::Eof => return Err(Fault::Crash),
                 Line::Text(t) => {
-                    let w = t.split_whitespace().next();
-                    if w.is_some_and(|w| !HUB_WORDS.contains(&w)) {
+                    if first_word(&t).is_some_and(|w| !HUB_WORDS.contains(&w)) {
                         return Err(Fault::Protocol(t));
                     }
                 }

@@ -3,8 +3,9 @@
 //! ([`engine_proc`]), clocks ([`clock`]), molkwar's rules as referee
 //! ([`referee`]), opening sets ([`openings`]), PDN ([`pdn`]), Elo and LOS
 //! ([`stats`]), the pentanomial SPRT ([`sprt`]), the match loop
-//! ([`runner`]) and self-play data ([`selfplay`]). This file holds the
-//! command-line options of the three commands and their entry points.
+//! ([`runner`]), the game logs of `--log` ([`transcript`]) and self-play
+//! data ([`selfplay`]). This file holds the command-line options of the
+//! three commands and their entry points.
 //!
 //! Examples:
 //!
@@ -13,7 +14,7 @@
 //! molkwar match --engine1 "./new hub" --engine2 "./old hub" --tc 10+0.1 \
 //!     --concurrency 2 --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 //! molkwar match --variant frisian --engine2 "scan hub" --dir2 /opt/scan \
-//!     --param2 threads=1 --tc 40/60
+//!     --param2 threads=1 --tc 40/60 --log logs/
 //! molkwar openings --variant normal --plies 2,3 --max-score 0.3 --depth 10
 //! molkwar selfplay --nodes 20000 --games 1000 --seed 17 --out data.txt
 //! ```
@@ -28,6 +29,7 @@ pub mod runner;
 pub mod selfplay;
 pub mod sprt;
 pub mod stats;
+pub mod transcript;
 
 use crate::variant::VariantKind;
 use clap::Args;
@@ -95,6 +97,11 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Write logs to this directory (created if needed): each game's whole
+    /// conversation with both engines (`game-0001.log`, …) and each engine's
+    /// stderr (`engine1-stderr.log`, `engine2-stderr.log`).
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
     /// Seed of the opening order.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -181,6 +188,15 @@ fn positive(name: &str, x: f64) -> Result<f64, String> {
     }
 }
 
+/// An optional score in men: any finite number (NaN would silently switch
+/// the adjudication off).
+fn score(name: &str, x: Option<f64>) -> Result<Option<f64>, String> {
+    match x {
+        Some(s) if !s.is_finite() => Err(format!("{name}: {s} is not a score in men")),
+        _ => Ok(x.map(f64::abs)),
+    }
+}
+
 /// Builds the match configuration from the options.
 pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
@@ -209,7 +225,7 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         Some(words) => Some(sprt::Sprt::parse(&words.join(" "))?),
         None => None,
     };
-    let move_timeout = positive("--move-timeout", a.move_timeout)?;
+    let move_timeout = clock::seconds("--move-timeout", a.move_timeout)?;
     if move_timeout == 0.0 {
         return Err("--move-timeout must be positive".into());
     }
@@ -220,14 +236,15 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         openings: openings::load(a.openings.as_deref(), variant)?,
         seed: a.seed,
         pdn: a.pdn.clone(),
+        log: a.log.clone(),
         settings: referee::Settings {
             variant,
-            margin: positive("--margin", a.margin)?,
+            margin: clock::seconds("--margin", a.margin)?,
             move_timeout: Duration::from_secs_f64(move_timeout),
             adjudication: referee::Adjudication {
-                resign_score: a.resign_score.map(|s| s.abs()),
+                resign_score: score("--resign-score", a.resign_score)?,
                 resign_moves: a.resign_moves,
-                draw_score: a.draw_score.map(|s| s.abs()),
+                draw_score: score("--draw-score", a.draw_score)?,
                 draw_moves: a.draw_moves,
                 draw_after: a.draw_after,
                 max_plies: a.max_plies,
@@ -239,9 +256,26 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     })
 }
 
+/// Log messages of `molkwar match` (such as the lines an engine prints
+/// before `ready`) go to stderr at info level, or as `RUST_LOG` says.
+fn init_match_logging() {
+    let env = env_logger::Env::default().default_filter_or("info");
+    let _ = env_logger::Builder::from_env(env)
+        .format(|buf, r| {
+            writeln!(
+                buf,
+                "molkwar: {}: {}",
+                r.level().as_str().to_lowercase(),
+                r.args()
+            )
+        })
+        .try_init();
+}
+
 /// `molkwar match`.
 pub fn run_match(a: &MatchArgs) -> Result<(), String> {
     let cfg = match_config(a)?;
+    init_match_logging();
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

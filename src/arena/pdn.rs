@@ -1,4 +1,4 @@
-//! PDN output of a finished game (rules.md §9.4): `GameType` 20 or 40, the
+//! PDN output of a finished game (docs/rules.md §9.4): `GameType` 20 or 40, the
 //! opening as `[FEN]`, players, result `2-0`/`0-2`/`1-1`, a `Termination`
 //! tag, and the moves in standard notation.
 

@@ -11,11 +11,13 @@ use super::referee::{self, GameRecord, GameResult, Settings, SideStats, Terminat
 use super::rng::Rng;
 use super::sprt::{Sprt, Verdict};
 use super::stats::Tally;
+use super::transcript::{GameLog, LogDir, Tap};
 use crate::board::Color;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
@@ -30,6 +32,8 @@ pub struct MatchConfig {
     /// Shuffles the order of the openings.
     pub seed: u64,
     pub pdn: Option<PathBuf>,
+    /// Directory for the game logs and engine stderr (`--log`).
+    pub log: Option<PathBuf>,
     pub settings: Settings,
     pub sprt: Option<Sprt>,
     /// Keep the processes between games (`new-game`) instead of restarting.
@@ -86,6 +90,10 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         }
         None => None,
     };
+    let logs = match &cfg.log {
+        Some(d) => Some(LogDir::create(d)?),
+        None => None,
+    };
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let started = Instant::now();
@@ -96,8 +104,8 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             let tx = tx.clone();
-            let (next, stop, order) = (&next, &stop, &order);
-            scope.spawn(move || worker(cfg, order, next, stop, tx));
+            let (next, stop, order, logs) = (&next, &stop, &order, logs.as_ref());
+            scope.spawn(move || worker(cfg, order, logs, next, stop, tx));
         }
         drop(tx);
         let mut pairs: HashMap<u32, f64> = HashMap::new();
@@ -203,38 +211,72 @@ fn progress(t: &Tally) -> String {
     )
 }
 
+/// Opens game `g`'s log (`--log`) and notes who plays it from where.
+fn open_game_log(
+    cfg: &MatchConfig,
+    logs: Option<&LogDir>,
+    g: u32,
+    start: &crate::board::Position,
+) -> Result<Option<Arc<GameLog>>, String> {
+    let Some(logs) = logs else {
+        return Ok(None);
+    };
+    let log = logs.game(g + 1)?;
+    let (white, black) = if g.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+    log.note(&format!(
+        "game {}: White {} ({}), Black {} ({}), {}, from {}",
+        g + 1,
+        cfg.engines[white].name,
+        cfg.engines[white].tc,
+        cfg.engines[black].name,
+        cfg.engines[black].tc,
+        cfg.settings.variant,
+        crate::board::fen::to_fen(start)
+    ));
+    Ok(Some(log))
+}
+
 fn worker(
     cfg: &MatchConfig,
     order: &[usize],
+    logs: Option<&LogDir>,
     next: &AtomicU32,
     stop: &AtomicBool,
     tx: std::sync::mpsc::Sender<Msg>,
 ) {
     let mut procs: [Option<EngineProc>; 2] = [None, None];
     let variant = cfg.settings.variant;
+    let fatal = |e: String| {
+        let _ = tx.send(Msg::Fatal(e));
+        stop.store(true, Ordering::Release);
+    };
     while !stop.load(Ordering::Acquire) {
         let g = next.fetch_add(1, Ordering::AcqRel);
         if g >= cfg.games {
             break;
         }
-        for (slot, spec) in procs.iter_mut().zip(&cfg.engines) {
+        let opening = &cfg.openings[order[(g / 2) as usize % order.len()]];
+        // Opened before the engines start, so the handshake is in the log.
+        let game_log = match open_game_log(cfg, logs, g, &opening.pos) {
+            Ok(l) => l,
+            Err(e) => return fatal(e),
+        };
+        for (i, (slot, spec)) in procs.iter_mut().zip(&cfg.engines).enumerate() {
             // Reuse a process when it answers new-game, else (re)start it.
-            if let Some(p) = slot.as_mut()
-                && p.new_game().is_ok()
-            {
-                continue;
-            }
-            *slot = None;
-            match EngineProc::start(spec, variant) {
-                Ok(p) => *slot = Some(p),
-                Err(e) => {
-                    let _ = tx.send(Msg::Fatal(e));
-                    stop.store(true, Ordering::Release);
-                    return;
+            if let Some(p) = slot.as_mut() {
+                p.set_game_log(game_log.clone());
+                if p.new_game().is_ok() {
+                    continue;
                 }
             }
+            *slot = None;
+            let tap = logs.map_or_else(Tap::none, |l| l.tap(i, &spec.name));
+            tap.set_game(game_log.clone());
+            match EngineProc::start(spec, variant, tap) {
+                Ok(p) => *slot = Some(p),
+                Err(e) => return fatal(e),
+            }
         }
-        let opening = &cfg.openings[order[(g / 2) as usize % order.len()]];
         let [Some(a), Some(b)] = &mut procs else {
             return;
         };
@@ -245,6 +287,14 @@ fn worker(
         } else {
             referee::play([b, a], [tc_b, tc_a], opening.pos, &cfg.settings)
         };
+        if let Some(log) = &game_log {
+            log.note(&format!(
+                "result {} ({}) after {} plies",
+                rec.result,
+                rec.termination.name(),
+                rec.moves.len()
+            ));
+        }
         // A faulty engine may still be searching or be broken: restart it.
         if let Some(c) = rec.offender {
             let e = if (c == Color::White) == first_white {

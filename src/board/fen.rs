@@ -1,4 +1,4 @@
-//! Position text forms (rules.md §9.2, §9.3), read with nom: the Hub
+//! Position text forms (docs/rules.md §9.2, §9.3), read with nom: the Hub
 //! 51-character string and the PDN FEN (`W:W31-50:B1-20`, `K` prefix,
 //! ranges, tolerant of case, spaces, a trailing `.` and extra fields).
 
@@ -26,7 +26,7 @@ pub enum PositionError {
     SquareNumber(u32),
     /// A square listed twice.
     Duplicate(u32),
-    /// A man on its own side's promotion row (rules.md D12).
+    /// A man on its own side's promotion row (docs/rules.md D12).
     ManOnPromotionRow { square: u32, color: Color },
     /// The FEN does not follow the grammar; says what was expected where.
     Syntax(String),

@@ -1,4 +1,4 @@
-//! Legal move generation (rules.md §3–§6), generic over the variant.
+//! Legal move generation (docs/rules.md §3–§6), generic over the variant.
 //!
 //! Quiet men moves and the "who can capture" tests are bit-parallel shifts;
 //! capture sequences are followed by a depth-first search per capturing
@@ -137,7 +137,7 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
 }
 
 /// True if the side to move has any legal move (no list is built): the
-/// loss test of rules.md §7 at the cost of a few shifts in most positions.
+/// loss test of docs/rules.md §7 at the cost of a few shifts in most positions.
 pub fn has_move<V: Variant>(pos: &Position) -> bool {
     let side = pos.side();
     let empty = BOARD & !pos.occupied();
@@ -300,7 +300,7 @@ impl Captures<'_> {
             self.list.clear();
         } else if captured.count_ones() >= 3 && self.list.contains(&mv) {
             // With one or two pieces captured two routes cannot share their
-            // end square (rules.md §5.5), so only longer captures are checked.
+            // end square (docs/rules.md §5.5), so only longer captures are checked.
             return;
         }
         self.list.push(mv);
@@ -338,7 +338,7 @@ impl Captures<'_> {
     /// King on `sq` having captured `captured`, arrived along `arrival`;
     /// `straight` is false on landing squares past the first, where going on
     /// in the arrival direction would only repeat the first square's
-    /// sequences (rules.md §5.5 convention).
+    /// sequences (docs/rules.md §5.5 convention).
     fn king<V: Variant>(
         &mut self,
         sq: Square,

@@ -1,4 +1,4 @@
-//! Moves as rules.md §5.4 defines them — (from, to, captured set), exactly
+//! Moves as docs/rules.md §5.4 defines them — (from, to, captured set), exactly
 //! the Hub notation — and a fixed-capacity move list that never allocates.
 
 use super::bitboard::{Bitboard, squares};
@@ -7,7 +7,7 @@ use std::fmt;
 
 /// A move: the square the piece leaves, the square it ends on, and the set of
 /// captured squares (empty for a quiet move). Path and order are not part of
-/// the move (rules.md §5.4, §5.5).
+/// the move (docs/rules.md §5.4, §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     captured: Bitboard,
@@ -114,10 +114,12 @@ impl MoveList {
         }
     }
 
-    /// Removes every move.
+    /// Removes every move and forgets an earlier overflow (the list is
+    /// reused, e.g. when a better capture replaces the moves found so far).
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
+        self.overflowed = false;
     }
 
     /// Number of moves.
@@ -174,5 +176,32 @@ impl fmt::Debug for MoveList {
         f.debug_list()
             .entries(self.iter().map(|m| m.to_string()))
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clear_forgets_an_overflow() {
+        // Move generation reuses one list and clears it when a better capture
+        // turns up: an overflow of the discarded moves must not stick.
+        let mv = Move::quiet(
+            Square::from_number(32).unwrap(),
+            Square::from_number(28).unwrap(),
+        );
+        let mut list = MoveList::new();
+        for _ in 0..=CAPACITY {
+            list.push(mv);
+        }
+        assert!(list.overflowed());
+        assert_eq!(list.len(), CAPACITY);
+        list.clear();
+        assert!(list.is_empty());
+        assert!(!list.overflowed());
+        list.push(mv);
+        assert_eq!(list.as_slice(), &[mv]);
+        assert!(!list.overflowed());
     }
 }

@@ -1,6 +1,6 @@
-//! Move notation: Hub (`28x19x23`, rules.md §9.2) is printed by `Display`
+//! Move notation: Hub (`28x19x23`, docs/rules.md §9.2) is printed by `Display`
 //! on [`Move`]; this module reads moves leniently against the legal moves
-//! (`../shared/hub-clients.md`) and writes standard PDN notation (§9.1).
+//! (`docs/hub-clients.md`) and writes standard PDN notation (§9.1).
 
 use super::bitboard::{Bitboard, Dir, ray};
 use super::moves::{Move, MoveList};

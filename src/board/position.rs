@@ -30,7 +30,7 @@ impl Color {
         self as usize
     }
 
-    /// The row on which this side's men promote (rules.md §4.1).
+    /// The row on which this side's men promote (docs/rules.md §4.1).
     #[inline(always)]
     pub const fn promotion_row(self) -> Bitboard {
         match self {
@@ -45,7 +45,7 @@ const PROMO_WHITE: Bitboard = 0b11111;
 /// Squares 46..50 (Black promotes there): bits 49..53.
 const PROMO_BLACK: Bitboard = 0b11111 << 49;
 
-/// Frisian three-move restriction state of one side (rules.md §6): the king
+/// Frisian three-move restriction state of one side (docs/rules.md §6): the king
 /// that made the side's latest quiet king moves and how many in a row.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub struct Restriction {
@@ -110,7 +110,7 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position of both variants (rules.md §2).
+    /// The start position of both variants (docs/rules.md §2).
     pub fn start() -> Position {
         let black: Bitboard = squares_mask(1..=20);
         let white: Bitboard = squares_mask(31..=50);
@@ -275,7 +275,7 @@ impl Position {
         if V::KING_RESTRICTION
             && (self.restriction != [Restriction::NONE; 2] || (captured == 0 && was_king))
         {
-            // rules.md §6, rule 1 for the mover, rule 2 for the opponent.
+            // docs/rules.md §6, rule 1 for the mover, rule 2 for the opponent.
             let old = restriction;
             let mine = &mut restriction[me.index()];
             *mine = if captured == 0 && was_king && own & !kings != 0 {

@@ -1,4 +1,4 @@
-//! Squares: the 50 playable squares, their numbers (1..50, rules.md §1) and
+//! Squares: the 50 playable squares, their numbers (1..50, docs/rules.md §1) and
 //! their bit index in the ghost-square bitboard layout.
 //!
 //! Layout: square `n` (1-based) lives on bit `n - 1 + (n - 1) / 10`, so every

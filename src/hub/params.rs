@@ -17,7 +17,7 @@ pub const TT_MAX: u32 = 30;
 pub struct Params {
     /// `normal` or `frisian` (the Hub names).
     pub frisian: bool,
-    /// Frisian kings also move along rows and columns (rules.md D1).
+    /// Frisian kings also move along rows and columns (docs/rules.md D1).
     pub frisian_king_rows: bool,
     pub threads: usize,
     pub tt_size: u32,

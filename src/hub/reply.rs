@@ -1,4 +1,4 @@
-//! What the engine prints: every reply line of hub-clients.md, built here so
+//! What the engine prints: every reply line of docs/hub-clients.md, built here so
 //! that the shapes (field order, quoting, number formats) live in one place.
 
 use crate::board::Move;

@@ -1,4 +1,4 @@
-//! Frisian draughts: captures along diagonals, rows and columns (rules.md
+//! Frisian draughts: captures along diagonals, rows and columns (docs/rules.md
 //! §1.2, §3, §4.3), the value rule (§5.6), the three-move king restriction
 //! (§6) and the draw rules of §8.2. [`FrisianSeed`] is the seed's literal
 //! reading (D1), where kings also make quiet moves along rows and columns.
@@ -6,7 +6,7 @@
 use super::{DrawRule, Variant, VariantKind, a_side_has_one_piece, counts};
 use crate::board::{Color, Position};
 
-/// Frisian draughts, king quiet moves diagonal only (rules.md D1).
+/// Frisian draughts, king quiet moves diagonal only (docs/rules.md D1).
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Frisian;
 
@@ -86,7 +86,7 @@ mod tests {
 
     #[test]
     fn value_rule_orders_like_rules_table() {
-        // rules.md §5.6 table: (men, kings) pairs, winner first.
+        // docs/rules.md §5.6 table: (men, kings) pairs, winner first.
         let v = |m, k| value(m, k, false);
         assert!(v(0, 1) > v(1, 0));
         assert!(v(2, 0) > v(0, 1));

@@ -1,5 +1,5 @@
 //! International draughts (FMJD 10x10): diagonal captures, flying kings,
-//! majority rule (rules.md §5.6), and the draw rules of §8.1.
+//! majority rule (docs/rules.md §5.6), and the draw rules of §8.1.
 
 use super::{DrawRule, Variant, VariantKind, a_side_has_one_piece, counts};
 use crate::board::{Color, Position};

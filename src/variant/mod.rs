@@ -12,7 +12,7 @@ use crate::board::{Bitboard, Color, Position};
 use std::fmt;
 use std::str::FromStr;
 
-/// A draw rule that can end a game (rules.md §8).
+/// A draw rule that can end a game (docs/rules.md §8).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum DrawRule {
     /// Same position, same side to move, third time (§8.1.1, §8.2.1).
@@ -56,12 +56,12 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Men and kings also capture along rows and columns (Frisian §1.2, §3, §4.3).
     const ORTHOGONAL_CAPTURES: bool;
     /// Kings also make quiet moves along rows and columns (the literal seed
-    /// reading of Frisian, rules.md D1; off in every standard variant).
+    /// reading of Frisian, docs/rules.md D1; off in every standard variant).
     const ORTHOGONAL_KING_MOVES: bool;
-    /// The three-move king restriction of rules.md §6.
+    /// The three-move king restriction of docs/rules.md §6.
     const KING_RESTRICTION: bool;
 
-    /// Precedence score of a complete capture sequence (rules.md §5.6):
+    /// Precedence score of a complete capture sequence (docs/rules.md §5.6):
     /// only the sequences with the highest score are legal.
     fn capture_score(men: u32, kings: u32, by_king: bool) -> u32;
 
