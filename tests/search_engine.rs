@@ -8,6 +8,7 @@
 //! (`tests/clients/measure.py` times the answer to `stop`, for one).
 
 use molkwar::board::fen;
+use molkwar::eval::EvalChoice;
 use molkwar::game::Game;
 use molkwar::search::{Engine, Event, Info, Limits, Mode};
 use molkwar::variant::VariantKind;
@@ -329,14 +330,26 @@ fn a_new_best_move_is_reported_before_its_iteration_ends() {
     // differ from the move reported before it. Across these searches at least one such
     // mid-iteration report must occur.
     let mut mid_iteration = 0;
-    for (v, f) in [
+    let evals = [
+        EvalChoice::default(),
+        EvalChoice {
+            classic: true,
+            file: None,
+        },
+    ];
+    for ((v, f), eval) in [
         (VariantKind::International, "W:W31-50:B1-20"),
         (VariantKind::Frisian, "W:W31-50:B1-20"),
         (VariantKind::International, "B:W31-50:B1-20"),
         (VariantKind::Frisian, "B:W31-50:B1-20"),
-    ] {
+    ]
+    .into_iter()
+    .flat_map(|p| evals.iter().map(move |e| (p, e)))
+    {
         let g = game(v, f);
-        let out = Engine::new().search_blocking(&g, depth(12), Mode::Think);
+        let mut e = Engine::new();
+        e.set_eval_choice(eval).unwrap();
+        let out = e.search_blocking(&g, depth(12), Mode::Think);
         let infos = &out.infos;
         for i in 1..infos.len() {
             assert!(infos[i - 1].depth <= infos[i].depth, "depths go down: {f}");

@@ -25,7 +25,8 @@ pub struct TrainArgs {
     pub init: Option<PathBuf>,
     #[arg(long, default_value_t = 20)]
     pub epochs: u32,
-    /// Adam step size, centi-men.
+    /// Adam step size at the first epoch, centi-men; it decays
+    /// geometrically to a tenth by the last epoch.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f32,
     /// L2 penalty per weight (all but material).

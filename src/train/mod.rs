@@ -21,7 +21,8 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
     pub epochs: u32,
-    /// Adam step size, centi-men.
+    /// Adam step size at the first epoch, centi-men (decays to a tenth
+    /// by the last).
     pub lr: f32,
     /// L2 penalty per weight.
     pub l2: f32,
@@ -212,6 +213,8 @@ pub fn train(
     let start = Instant::now();
     for epoch in 1..=cfg.epochs {
         shuffle(&mut tr, &mut rng);
+        // The step size decays geometrically to a tenth over the run.
+        let lr = cfg.lr * 0.1f32.powf((epoch - 1) as f32 / (cfg.epochs.max(2) - 1) as f32);
         let mut train_loss = 0.0f64;
         let batches = tr.chunks(cfg.batch.max(1)).count();
         for (bi, batch) in tr.chunks(cfg.batch.max(1)).enumerate() {
@@ -264,7 +267,7 @@ pub fn train(
                 av[k] = b2 * av[k] + (1.0 - b2) * g * g;
                 let mh = am[k] / c1;
                 let vh = av[k] / c2;
-                *w -= cfg.lr * mh / (vh.sqrt() + eps);
+                *w -= lr * mh / (vh.sqrt() + eps);
             }
             progress(epoch, (bi + 1) as f64 / batches as f64);
         }
