@@ -57,33 +57,26 @@ fn game(v: VariantKind, f: &str) -> Game {
 }
 
 #[test]
-fn node_limits_answer_when_the_tree_runs_out() {
+fn node_and_depth_limits_answer_when_the_tree_runs_out() {
+    // More nodes, and more plies, than the whole tree to the deepest
+    // iteration.
+    let limits = [
+        Limits {
+            nodes: Some(50_000_000),
+            ..Limits::default()
+        },
+        Limits {
+            depth: Some(1000),
+            ..Limits::default()
+        },
+    ];
     for &(v, f, what) in TINY {
         let g = game(v, f);
-        for mode in [Mode::Think, Mode::Analyze] {
-            for threads in [1, 2] {
-                // More nodes than the whole tree to the deepest iteration.
-                let limits = Limits {
-                    nodes: Some(50_000_000),
-                    ..Limits::default()
-                };
-                answer(&g, limits, mode, threads, what);
-            }
-        }
-    }
-}
-
-#[test]
-fn depth_limits_beyond_the_deepest_iteration_answer() {
-    for &(v, f, what) in TINY {
-        let g = game(v, f);
-        for mode in [Mode::Think, Mode::Analyze] {
-            for threads in [1, 2] {
-                let limits = Limits {
-                    depth: Some(1000),
-                    ..Limits::default()
-                };
-                answer(&g, limits, mode, threads, what);
+        for l in &limits {
+            for mode in [Mode::Think, Mode::Analyze] {
+                for threads in [1, 2] {
+                    answer(&g, l.clone(), mode, threads, what);
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The `molkwar train` command: options, loading, the epoch report and
 //! the weight file.
 
-use super::{Model, TrainConfig, classic_loss, data, fit_scale, search_loss, train};
+use super::{Model, TrainConfig, data, fit_scale, mean_loss, train};
 use crate::eval::weights::{Family, Weights};
 use crate::variant::VariantKind;
 use clap::Args;
@@ -137,8 +137,8 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
     );
     eprintln!(
         "train: validation loss of the hand-written static eval {:.5}, of the data's own search scores {:.5}",
-        classic_loss(&d, &val, &cfg),
-        search_loss(&d, &val, &cfg)
+        mean_loss(&d, &val, &cfg, |i| d.classic[i]),
+        mean_loss(&d, &val, &cfg, |i| d.score[i])
     );
     m.to_weights(family).save(&a.out)?;
     eprintln!("train: wrote {}", a.out.display());

@@ -121,41 +121,21 @@ fn target(d: &DataSet, i: usize, cfg: &TrainConfig) -> f32 {
     cfg.lambda * d.result[i] + (1.0 - cfg.lambda) * sigmoid(d.score[i] / cfg.scale)
 }
 
+/// Mean loss over `set` of the scores `score(i)` (centi-men, White's side).
+pub fn mean_loss(d: &DataSet, set: &[u32], cfg: &TrainConfig, score: impl Fn(usize) -> f32) -> f64 {
+    let total: f64 = set
+        .iter()
+        .map(|&i| {
+            let i = i as usize;
+            cross_entropy(target(d, i, cfg), sigmoid(score(i) / cfg.scale))
+        })
+        .sum();
+    total / set.len().max(1) as f64
+}
+
 /// Mean loss of the model over `set`.
 pub fn loss(m: &Model, d: &DataSet, set: &[u32], cfg: &TrainConfig) -> f64 {
-    let total: f64 = set
-        .iter()
-        .map(|&i| {
-            let i = i as usize;
-            cross_entropy(target(d, i, cfg), sigmoid(m.predict(d, i) / cfg.scale))
-        })
-        .sum();
-    total / set.len().max(1) as f64
-}
-
-/// Mean loss of the search scores themselves (what the data's own engine
-/// predicted), for comparison.
-pub fn search_loss(d: &DataSet, set: &[u32], cfg: &TrainConfig) -> f64 {
-    let total: f64 = set
-        .iter()
-        .map(|&i| {
-            let i = i as usize;
-            cross_entropy(target(d, i, cfg), sigmoid(d.score[i] / cfg.scale))
-        })
-        .sum();
-    total / set.len().max(1) as f64
-}
-
-/// Mean loss of the hand-written evaluator's static scores.
-pub fn classic_loss(d: &DataSet, set: &[u32], cfg: &TrainConfig) -> f64 {
-    let total: f64 = set
-        .iter()
-        .map(|&i| {
-            let i = i as usize;
-            cross_entropy(target(d, i, cfg), sigmoid(d.classic[i] / cfg.scale))
-        })
-        .sum();
-    total / set.len().max(1) as f64
+    mean_loss(d, set, cfg, |i| m.predict(d, i))
 }
 
 /// The scale (centi-men per logistic unit) that best predicts the results
@@ -200,7 +180,7 @@ pub fn train(
 ) -> (Vec<u32>, Vec<u32>) {
     let mut rng = Rng::for_index(cfg.seed, 0);
     let mut order: Vec<u32> = (0..d.len() as u32).collect();
-    shuffle(&mut order, &mut rng);
+    rng.shuffle(&mut order);
     let n_val = ((d.len() as f64) * cfg.validation.clamp(0.0, 0.9)).round() as usize;
     let val = order[..n_val].to_vec();
     let mut tr = order[n_val..].to_vec();
@@ -212,7 +192,7 @@ pub fn train(
     let mut step = 0i32;
     let start = Instant::now();
     for epoch in 1..=cfg.epochs {
-        shuffle(&mut tr, &mut rng);
+        rng.shuffle(&mut tr);
         // The step size decays geometrically to a tenth over the run.
         let lr = cfg.lr * 0.1f32.powf((epoch - 1) as f32 / (cfg.epochs.max(2) - 1) as f32);
         let mut train_loss = 0.0f64;
@@ -280,13 +260,6 @@ pub fn train(
         report(&r);
     }
     (tr, val)
-}
-
-fn shuffle(v: &mut [u32], rng: &mut Rng) {
-    for i in (1..v.len()).rev() {
-        let j = rng.below(i + 1);
-        v.swap(i, j);
-    }
 }
 
 #[cfg(test)]
