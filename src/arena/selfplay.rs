@@ -141,13 +141,9 @@ pub fn run(
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
+                // Loaded once for all threads: each engine shares the weights.
                 let mut engine = Engine::with_tt_size(cfg.tt_size);
-                for (kind, e) in [VariantKind::International, VariantKind::Frisian]
-                    .into_iter()
-                    .zip(evals.iter())
-                {
-                    engine.set_evaluator(kind, e.clone());
-                }
+                engine.set_evaluators(evals.clone());
                 loop {
                     let i = next.fetch_add(1, Ordering::AcqRel);
                     if i >= cfg.games {

@@ -57,10 +57,7 @@ impl EvalChoice {
 
     /// The evaluators of the two families (International, Frisian).
     pub fn evaluators(&self) -> Result<[Evaluator; 2], String> {
-        let mut e = [
-            Evaluator::embedded(VariantKind::International),
-            Evaluator::embedded(VariantKind::Frisian),
-        ];
+        let mut e = Evaluator::embedded_all();
         if let Some(path) = &self.file {
             let b = std::fs::read(path)
                 .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
@@ -88,6 +85,14 @@ impl Evaluator {
     /// The default: the weights built into the binary for `kind`.
     pub fn embedded(kind: VariantKind) -> Evaluator {
         Evaluator::Trained(weights::embedded(Family::of(kind)))
+    }
+
+    /// The embedded weights of both families (International, Frisian).
+    pub fn embedded_all() -> [Evaluator; 2] {
+        [
+            Evaluator::embedded(VariantKind::International),
+            Evaluator::embedded(VariantKind::Frisian),
+        ]
     }
 
     /// White's score of a quiet position before the draw rules, centi-men.

@@ -1,7 +1,7 @@
 //! The engine parameters declared to the client (`param` lines), their
 //! validation (`set-param`) and the variant they select.
 
-use crate::eval::EvalChoice;
+use crate::eval::{EvalChoice, Evaluator};
 use crate::search::Engine;
 use crate::variant::VariantKind;
 
@@ -26,6 +26,8 @@ pub struct Params {
     /// `eval` (trained or classic) and `eval-file` (a weight file of one
     /// variant family; empty: the embedded weights).
     pub eval: EvalChoice,
+    /// What `eval` loaded (a file is read once, at `set-param`), per family.
+    pub evaluators: [Evaluator; 2],
 }
 
 impl Default for Params {
@@ -37,6 +39,7 @@ impl Default for Params {
             tt_size: Engine::DEFAULT_TT_LOG2,
             ponder: false,
             eval: EvalChoice::default(),
+            evaluators: Evaluator::embedded_all(),
         }
     }
 }
@@ -161,20 +164,17 @@ impl Params {
                 self.ponder = bool_of(value)?;
                 Changed::Nothing
             }
-            "eval" => {
-                self.eval.classic =
-                    EvalChoice::parse_kind(value.trim()).map_err(|e| format!("{name}: {e}"))?;
-                Changed::Eval
-            }
-            "eval-file" => {
+            "eval" | "eval-file" => {
+                let mut next = self.eval.clone();
                 let v = value.trim();
-                let next = EvalChoice {
-                    file: (!v.is_empty()).then(|| v.into()),
-                    ..self.eval.clone()
-                };
+                if name.eq_ignore_ascii_case("eval") {
+                    next.classic = EvalChoice::parse_kind(v).map_err(|e| format!("{name}: {e}"))?;
+                } else {
+                    next.file = (!v.is_empty()).then(|| v.into());
+                }
                 // Read and check the file now: a bad one is refused and the
                 // weights in use stay.
-                next.evaluators().map_err(|e| format!("{name}: {e}"))?;
+                self.evaluators = next.evaluators().map_err(|e| format!("{name}: {e}"))?;
                 self.eval = next;
                 Changed::Eval
             }

@@ -90,10 +90,7 @@ impl Session {
         self.engine.get_or_insert_with(|| {
             let mut e = Engine::with_tt_size(params.tt_size);
             e.set_threads(params.threads);
-            if let Err(err) = e.set_eval_choice(&params.eval) {
-                // Checked at set-param: only a file changed since gets here.
-                log::error!("{err}; using the embedded weights");
-            }
+            e.set_evaluators(params.evaluators.clone());
             e
         })
     }
@@ -126,7 +123,7 @@ impl Session {
             }
             Changed::Eval => {
                 if let Some(e) = self.engine.as_mut() {
-                    e.set_eval_choice(&self.params.eval)?;
+                    e.set_evaluators(self.params.evaluators.clone());
                 }
             }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),

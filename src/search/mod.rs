@@ -163,32 +163,25 @@ impl Engine {
         Engine {
             threads: 1,
             tt: Arc::new(tt::Tt::new(log2)),
-            evals: [
-                Evaluator::embedded(VariantKind::International),
-                Evaluator::embedded(VariantKind::Frisian),
-            ],
+            evals: Evaluator::embedded_all(),
         }
     }
 
     /// Sets the evaluations of both families; on error nothing changes.
     pub fn set_eval_choice(&mut self, c: &crate::eval::EvalChoice) -> Result<(), String> {
-        self.evals = c.evaluators()?;
+        self.set_evaluators(c.evaluators()?);
         Ok(())
+    }
+
+    /// Sets the evaluations of both families (International, Frisian), as
+    /// [`crate::eval::EvalChoice::evaluators`] loaded them.
+    pub fn set_evaluators(&mut self, evals: [Evaluator; 2]) {
+        self.evals = evals;
     }
 
     /// The evaluation used for `kind`.
     pub fn evaluator(&self, kind: VariantKind) -> &Evaluator {
         &self.evals[Family::of(kind) as usize]
-    }
-
-    /// Sets the evaluation used for `kind` and the variants sharing its
-    /// weights (trained weights must be of that family).
-    pub fn set_evaluator(&mut self, kind: VariantKind, e: Evaluator) {
-        debug_assert!(match &e {
-            Evaluator::Trained(w) => w.family() == Family::of(kind),
-            Evaluator::Classic => true,
-        });
-        self.evals[Family::of(kind) as usize] = e;
     }
 
     /// Number of search threads (≥ 1).
