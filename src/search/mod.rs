@@ -8,12 +8,15 @@
 //! use. The implementation behind them may change freely.
 
 mod iterate;
+mod node;
 mod ordering;
+mod prune;
 mod pvs;
 mod qsearch;
 mod threads;
 pub mod time;
 pub mod tt;
+mod worker;
 
 use crate::board::Move;
 use crate::eval::Evaluator;
