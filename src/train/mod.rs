@@ -42,7 +42,7 @@ impl Default for TrainConfig {
         TrainConfig {
             epochs: 20,
             lr: 1.0,
-            l2: 1e-6,
+            l2: 0.0,
             seed: 1,
             threads: 2,
             validation: 0.05,
