@@ -52,6 +52,11 @@ pub struct TrainArgs {
     /// Positions per gradient step.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// A weight is learnt only if its feature occurs, weighted by the
+    /// weight's phase share, in at least this many training positions;
+    /// rarer ones keep their start value (material is always learnt).
+    #[arg(long, default_value_t = 0.0)]
+    pub min_count: f32,
 }
 
 /// `molkwar train`.
@@ -64,6 +69,9 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
     }
     if !(a.lr > 0.0 && a.lr.is_finite()) {
         return bad("lr");
+    }
+    if !(a.min_count >= 0.0 && a.min_count.is_finite()) {
+        return bad("min-count");
     }
     if !(a.l2 >= 0.0 && a.l2.is_finite()) {
         return bad("l2");
@@ -110,6 +118,7 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
         lambda: a.lambda,
         scale,
         batch: a.batch,
+        min_count: a.min_count,
     };
     let mut m = match &a.init {
         Some(p) => Model::from_weights(&Weights::load(p, family).map_err(|e| e.to_string())?),
