@@ -283,7 +283,7 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
                     "depth {:2} ({:.1}) score {:>7} nodes {:>11} time {:7.3} s speed {:5.2} Mn/s pv {}",
                     i.depth,
                     i.mean_depth,
-                    molkwar::search::format_score(i.score),
+                    molkwar::score::Men(i.score),
                     i.nodes,
                     s,
                     i.nodes as f64 / s.max(1e-9) / 1e6,
