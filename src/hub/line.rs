@@ -1,4 +1,6 @@
-//! The Hub line grammar, read with nom:
+//! The Hub line grammar, shared by the engine (src/hub/, reading commands)
+//! and the match referee (src/arena/, reading engine replies): nom reads a
+//! line, [`Writer`] writes one with the quoting the reader expects.
 //!
 //! ```text
 //! line  = ws* command (ws+ arg)* ws*
@@ -11,14 +13,22 @@
 //!
 //! Every way a line can break the grammar has its own [`ParseError`], whose
 //! `Display` is the text sent back in `error message="…"`.
+//!
+//! There is no escape inside quotes (Scan's reader has none either), so a
+//! value cannot hold `"`: the writer turns it into `'`, and control
+//! characters other than tab (which no line may hold) into `?`, so that
+//! whatever it writes reads back. Values that must arrive intact are checked first with
+//! [`check_value`].
 
 use nom::bytes::complete::{take_till, take_while, take_while1};
 use nom::character::complete::char;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
+use std::borrow::Cow;
 use std::fmt;
 
-/// One argument: `name`, `name=value` or `name="value"`.
+/// One argument: `name`, `name=value` or `name="value"` (the quotes are
+/// not part of `value`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg<'a> {
     pub name: &'a str,
@@ -85,6 +95,11 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// The control characters no line may hold (tab is whitespace).
+fn is_banned_control(c: char) -> bool {
+    c.is_control() && c != '\t'
+}
+
 fn is_ws(c: char) -> bool {
     c == ' ' || c == '\t'
 }
@@ -150,7 +165,7 @@ fn arg(i: &str) -> Result<(&str, Arg<'_>), ParseError> {
 
 /// Splits a line (without its line end) into command and arguments.
 pub fn parse_line(line: &str) -> Result<Line<'_>, ParseError> {
-    if let Some(c) = line.chars().find(|&c| c.is_control() && c != '\t') {
+    if let Some(c) = line.chars().find(|&c| is_banned_control(c)) {
         return Err(ParseError::ControlCharacter(c as u32));
     }
     let (i, _) = spaces(line).unwrap_or((line, ""));
@@ -180,6 +195,132 @@ pub fn parse_line(line: &str) -> Result<Line<'_>, ParseError> {
         i = rest;
     }
     Ok(Line { command, args })
+}
+
+/// The command word of a line even when its arguments break the grammar
+/// (the referee logs, rather than refuses, what Scan prints before
+/// `ready`); `None` for a blank line or one without a command.
+pub fn command_word(line: &str) -> Option<&str> {
+    let (i, _) = spaces(line).ok()?;
+    name(i).ok().map(|(_, c)| c)
+}
+
+/// Why a value cannot be sent unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueError {
+    /// Quoted values have no escape for `"`.
+    Quote,
+    /// A control character other than tab: no line may hold one.
+    ControlCharacter(u32),
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueError::Quote => f.write_str("a Hub value cannot hold '\"'"),
+            ValueError::ControlCharacter(c) => {
+                write!(f, "a Hub value cannot hold the control character U+{c:04X}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// Checks that [`Writer`] sends `v` unchanged (it reads back as `v`).
+pub fn check_value(v: &str) -> Result<(), ValueError> {
+    match v.chars().find(|&c| c == '"' || is_banned_control(c)) {
+        None => Ok(()),
+        Some('"') => Err(ValueError::Quote),
+        Some(c) => Err(ValueError::ControlCharacter(c as u32)),
+    }
+}
+
+/// `v` with what no value can hold replaced: `"` by `'`, control characters
+/// other than tab by `?`.
+fn clean(v: &str) -> Cow<'_, str> {
+    if check_value(v).is_ok() {
+        return Cow::Borrowed(v);
+    }
+    Cow::Owned(
+        v.chars()
+            .map(|c| match c {
+                '"' => '\'',
+                c if is_banned_control(c) => '?',
+                c => c,
+            })
+            .collect(),
+    )
+}
+
+/// True when a (clean) value must be quoted: empty, or holding whitespace
+/// or `=` (our reader takes a bare `a=b`, Scan's does not).
+fn needs_quotes(v: &str) -> bool {
+    v.is_empty() || v.contains([' ', '\t', '='])
+}
+
+/// Writes one Hub line: the command, then arguments in the order added.
+///
+/// ```
+/// use molkwar::hub::line::Writer;
+/// let l = Writer::new("param").pair("name", "eval-file").pair("value", "").flag("x");
+/// assert_eq!(l.finish(), "param name=eval-file value=\"\" x");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Writer(String);
+
+impl Writer {
+    /// A line holding only `command` (a name of the grammar).
+    pub fn new(command: &str) -> Writer {
+        debug_assert!(is_name(command), "bad command {command:?}");
+        Writer(command.to_string())
+    }
+
+    /// Adds a flag: ` name`.
+    pub fn flag(mut self, name: &str) -> Writer {
+        debug_assert!(is_name(name), "bad name {name:?}");
+        self.0.push(' ');
+        self.0.push_str(name);
+        self
+    }
+
+    /// Adds ` name=value`, the value quoted only when the grammar needs it.
+    pub fn pair(self, name: &str, value: impl fmt::Display) -> Writer {
+        self.push(name, &value.to_string(), false)
+    }
+
+    /// Adds ` name="value"`, quoted even when it need not be: for fields
+    /// that clients may expect quoted whatever they hold (`pv`, `moves`,
+    /// `message`).
+    pub fn quoted(self, name: &str, value: impl fmt::Display) -> Writer {
+        self.push(name, &value.to_string(), true)
+    }
+
+    fn push(mut self, name: &str, value: &str, quote: bool) -> Writer {
+        debug_assert!(is_name(name), "bad name {name:?}");
+        let v = clean(value);
+        self.0.push(' ');
+        self.0.push_str(name);
+        self.0.push('=');
+        if quote || needs_quotes(&v) {
+            self.0.push('"');
+            self.0.push_str(&v);
+            self.0.push('"');
+        } else {
+            self.0.push_str(&v);
+        }
+        self
+    }
+
+    /// The line, without its line end.
+    pub fn finish(self) -> String {
+        self.0
+    }
+}
+
+/// True for a non-empty name of the grammar.
+fn is_name(s: &str) -> bool {
+    matches!(name(s), Ok(("", _)))
 }
 
 #[cfg(test)]
@@ -222,5 +363,111 @@ mod tests {
         assert_eq!(err("pos \"x\""), StrayQuote("\"x\"".into()));
         assert_eq!(err("po\"s"), StrayQuote("po".into()));
         assert_eq!(err("ping\u{1b}"), ControlCharacter(0x1b));
+    }
+
+    #[test]
+    fn values_round_trip() {
+        for v in [
+            "x",
+            "",
+            "a b",
+            "  both ends  ",
+            "a=b",
+            "=",
+            "W12=2 B0=0",
+            "C:\\dir with space\\w.mkw",
+            "p\u{e9}rez \u{2014} \u{1F600}",
+            "'single'",
+            "tab\there",
+        ] {
+            assert_eq!(check_value(v), Ok(()));
+            let text = Writer::new("set-param")
+                .pair("name", "eval-file")
+                .pair("value", v)
+                .flag("now")
+                .finish();
+            let l = parse_line(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            assert_eq!(l.command, "set-param");
+            assert_eq!(l.value("value"), Some(v), "{text}");
+            assert!(l.has("now"));
+            let q = Writer::new("info").quoted("pv", v).finish();
+            assert_eq!(parse_line(&q).unwrap().value("pv"), Some(v));
+        }
+        assert_eq!(Writer::new("id").pair("n", "x").finish(), "id n=x");
+        assert_eq!(Writer::new("id").pair("n", "a b").finish(), "id n=\"a b\"");
+        assert_eq!(Writer::new("id").pair("n", "a=b").finish(), "id n=\"a=b\"");
+        assert_eq!(Writer::new("id").pair("n", 1.5).finish(), "id n=1.5");
+        assert_eq!(Writer::new("id").quoted("n", "x").finish(), "id n=\"x\"");
+    }
+
+    #[test]
+    fn quotes_and_control_characters_are_replaced_never_sent() {
+        assert_eq!(check_value("say \"hi\""), Err(ValueError::Quote));
+        assert_eq!(check_value("a\nb"), Err(ValueError::ControlCharacter(10)));
+        for (v, read) in [
+            ("say \"hi\"", "say 'hi'"),
+            ("\"", "'"),
+            ("a\tb\n", "a\tb?"),
+            ("x\"=\r", "x'=?"),
+        ] {
+            let text = Writer::new("error").quoted("message", v).finish();
+            assert_eq!(parse_line(&text).unwrap().value("message"), Some(read));
+            let text = Writer::new("error").pair("message", v).finish();
+            assert_eq!(parse_line(&text).unwrap().value("message"), Some(read));
+        }
+    }
+
+    #[test]
+    fn command_words() {
+        assert_eq!(command_word("  init book"), Some("init"));
+        assert_eq!(command_word("error message=\"no"), Some("error"));
+        assert_eq!(command_word("ready"), Some("ready"));
+        assert_eq!(command_word("   "), None);
+        assert_eq!(command_word("=x"), None);
+        assert_eq!(command_word("\"x\""), None);
+    }
+
+    /// Every prefix and every one-character change of some lines: an answer
+    /// (a line or an error), never a panic, and what parses writes back to
+    /// something that parses the same.
+    #[test]
+    fn mangled_lines_never_panic() {
+        let seeds = [
+            "pos pos=Wbbb moves=\"32-28 19-23\" start",
+            "info depth=3 score=-0.25 pv=\"32-28\" nps=1.5",
+            "set-param name=eval-file value=\"a b=c\"",
+        ];
+        let noise = ['"', '=', ' ', '\t', '\u{0}', 'x', '\u{e9}', '\\'];
+        for seed in seeds {
+            let chars: Vec<char> = seed.chars().collect();
+            let mut lines = Vec::new();
+            for n in 0..=chars.len() {
+                lines.push(chars[..n].iter().collect::<String>());
+                for c in noise {
+                    let mut m = chars.clone();
+                    if n < m.len() {
+                        m[n] = c;
+                    } else {
+                        m.push(c);
+                    }
+                    lines.push(m.into_iter().collect());
+                    let mut m = chars.clone();
+                    m.insert(n, c);
+                    lines.push(m.into_iter().collect());
+                }
+            }
+            for text in &lines {
+                let Ok(l) = parse_line(text) else { continue };
+                let mut w = Writer::new(l.command);
+                for a in &l.args {
+                    w = match a.value {
+                        Some(v) => w.pair(a.name, v),
+                        None => w.flag(a.name),
+                    };
+                }
+                let back = w.finish();
+                assert_eq!(parse_line(&back).as_ref(), Ok(&l), "{text:?} -> {back:?}");
+            }
+        }
     }
 }
