@@ -31,6 +31,7 @@ pub mod sprt;
 pub mod stats;
 pub mod transcript;
 
+use crate::hub::line::check_value;
 use crate::variant::VariantKind;
 use clap::Args;
 use clock::TimeControl;
@@ -156,12 +157,17 @@ fn engine_spec(
     let params = params
         .iter()
         .map(|p| {
-            p.split_once('=')
+            let (k, v) = p
+                .split_once('=')
                 .filter(|(k, _)| !k.trim().is_empty())
-                .map(|(k, v)| (k.trim().to_string(), v.to_string()))
-                .ok_or_else(|| format!("--param{i}: '{p}' is not name=value"))
+                .ok_or_else(|| format!("--param{i}: '{p}' is not name=value"))?;
+            // Refused here rather than sent altered.
+            check_value(k)
+                .and_then(|_| check_value(v))
+                .map_err(|e| format!("--param{i}: '{p}': {e}"))?;
+            Ok((k.trim().to_string(), v.to_string()))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, String>>()?;
     if let Some(d) = dir
         && !d.is_dir()
     {
@@ -200,8 +206,8 @@ fn score(name: &str, x: Option<f64>) -> Result<Option<f64>, String> {
 /// Builds the match configuration from the options.
 pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
-    if variant == VariantKind::FrisianSeed {
-        return Err("matches are played in the variants normal and frisian".into());
+    if variant.reading_of().is_some() {
+        return Err(engine_proc::only_listed_variants());
     }
     let tc = |s: &Option<String>| TimeControl::parse(s.as_deref().unwrap_or(&a.tc));
     let mut e1 = engine_spec(1, &a.engine1, &a.name1, &a.dir1, &a.param1, tc(&a.tc1)?)?;
