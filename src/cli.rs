@@ -53,10 +53,10 @@ struct HubArgs {
 /// Where the position comes from.
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
-    /// Variant: normal (international) or frisian; frisian-seed is Frisian
-    /// with the seed's king moves along rows and columns (docs/rules.md D1).
-    #[arg(long, default_value = "normal")]
-    variant: String,
+    /// Variant; frisian-seed is Frisian with the seed's king moves along
+    /// rows and columns (docs/rules.md D1).
+    #[arg(long, default_value = "normal", value_parser = molkwar::arena::variant_parser(), ignore_case = true)]
+    variant: VariantKind,
     /// Start position as a 51-character Hub string.
     #[arg(long, conflicts_with = "fen")]
     pos: Option<String>,
@@ -116,7 +116,7 @@ struct AnalyzeArgs {
 
 impl PositionArgs {
     fn game(&self) -> Result<Game, String> {
-        let variant: VariantKind = self.variant.parse().map_err(|e| format!("{e}"))?;
+        let variant = self.variant;
         let start = match (&self.pos, &self.fen) {
             (Some(p), _) => fen::parse_hub(p).map_err(|e| e.to_string())?,
             (None, Some(f)) => fen::parse_fen(f).map_err(|e| e.to_string())?,
