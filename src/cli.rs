@@ -53,10 +53,8 @@ struct HubArgs {
 /// Where the position comes from.
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
-    /// Variant; frisian-seed is Frisian with the seed's king moves along
-    /// rows and columns (docs/rules.md D1).
-    #[arg(long, default_value = "normal", value_parser = molkwar::arena::variant_parser(), ignore_case = true)]
-    variant: VariantKind,
+    #[arg(long, default_value = "normal", help = molkwar::arena::variant_help("Variant"))]
+    variant: String,
     /// Start position as a 51-character Hub string.
     #[arg(long, conflicts_with = "fen")]
     pos: Option<String>,
@@ -116,7 +114,7 @@ struct AnalyzeArgs {
 
 impl PositionArgs {
     fn game(&self) -> Result<Game, String> {
-        let variant = self.variant;
+        let variant: VariantKind = self.variant.parse().map_err(|e| format!("{e}"))?;
         let start = match (&self.pos, &self.fen) {
             (Some(p), _) => fen::parse_hub(p).map_err(|e| e.to_string())?,
             (None, Some(f)) => fen::parse_fen(f).map_err(|e| e.to_string())?,

@@ -76,9 +76,8 @@ pub struct MatchArgs {
     /// Time control of the second engine only (overrides --tc).
     #[arg(long)]
     pub tc2: Option<String>,
-    /// Variant (frisian-seed, a reading of frisian, is not matched).
-    #[arg(long, default_value = "normal", value_parser = variant_parser(), ignore_case = true)]
-    pub variant: VariantKind,
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
+    pub variant: String,
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
@@ -205,7 +204,7 @@ fn score(name: &str, x: Option<f64>) -> Result<Option<f64>, String> {
 
 /// Builds the match configuration from the options.
 pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
-    let variant = a.variant;
+    let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
     if variant.reading_of().is_some() {
         return Err(engine_proc::only_listed_variants());
     }
@@ -303,9 +302,8 @@ pub fn run_match(a: &MatchArgs) -> Result<(), String> {
 /// Options of `molkwar openings`.
 #[derive(Args, Debug, Clone)]
 pub struct OpeningsArgs {
-    /// Variant.
-    #[arg(long, default_value = "normal", value_parser = variant_parser(), ignore_case = true)]
-    pub variant: VariantKind,
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
+    pub variant: String,
     /// Plies from the start; every distinct position after each is a candidate.
     #[arg(long, value_delimiter = ',', default_value = "2,3")]
     pub plies: Vec<u32>,
@@ -326,7 +324,7 @@ pub struct OpeningsArgs {
 
 /// `molkwar openings`.
 pub fn run_openings(a: &OpeningsArgs) -> Result<(), String> {
-    let variant = a.variant;
+    let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
     if a.plies.is_empty() || a.plies.iter().any(|&p| p == 0 || p > 6) {
         return Err("--plies: give plies in 1..6, e.g. 2,3".into());
     }
@@ -371,15 +369,19 @@ pub fn run_openings(a: &OpeningsArgs) -> Result<(), String> {
     }
 }
 
-/// The value parser of every `--variant` option: the names of the variant
-/// registry (aliases accepted but not shown), so that `--help` lists every
-/// variant and a new one is accepted everywhere.
-pub fn variant_parser() -> impl clap::builder::TypedValueParser<Value = VariantKind> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(
-        VariantKind::ALL.map(|v| PossibleValue::new(v.name()).aliases(v.aliases().iter().copied())),
-    )
-    .try_map(|s| s.parse::<VariantKind>())
+/// The `--help` text of a `--variant` option: `what`, then the names of the
+/// variant registry, so that a new variant is listed everywhere. (The value
+/// stays a string read with `VariantKind::from_str`, so that a bad name
+/// fails like every other bad option: `molkwar: …`, status 1.)
+pub fn variant_help(what: &str) -> String {
+    let names: Vec<String> = VariantKind::ALL
+        .iter()
+        .map(|v| match v.reading_of() {
+            Some(of) => format!("{v} (= {of} with frisian-king-rows, docs/rules.md D1)"),
+            None => v.to_string(),
+        })
+        .collect();
+    format!("{what}: {}", names.join(", "))
 }
 
 /// The evaluation options of `analyze`, `bench`, `selfplay` and `train`.
@@ -408,9 +410,8 @@ impl EvalArgs {
 /// Options of `molkwar selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// Variant.
-    #[arg(long, default_value = "normal", value_parser = variant_parser(), ignore_case = true)]
-    pub variant: VariantKind,
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
+    pub variant: String,
     #[arg(long, default_value_t = 10)]
     pub games: u32,
     /// Seed of the openings; a run is deterministic for its seed.
@@ -444,7 +445,7 @@ pub struct SelfplayArgs {
 
 /// `molkwar selfplay`.
 pub fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
-    let variant = a.variant;
+    let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
     if a.depth == Some(0) || a.nodes == Some(0) {
         return Err("--depth and --nodes must be positive".into());
     }

@@ -11,9 +11,8 @@ use std::path::PathBuf;
 /// Options of `molkwar train`.
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Variant of the data (frisian-seed uses Frisian's weights).
-    #[arg(long, default_value = "normal", value_parser = crate::arena::variant_parser(), ignore_case = true)]
-    pub variant: VariantKind,
+    #[arg(long, default_value = "normal", help = crate::arena::variant_help("Variant of the data (a reading uses its variant's weights)"))]
+    pub variant: String,
     /// Self-play files (`<fen> | <score> | <result>` lines).
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
@@ -55,7 +54,7 @@ pub struct TrainArgs {
 
 /// `molkwar train`.
 pub fn run(a: &TrainArgs) -> Result<(), String> {
-    let kind = a.variant;
+    let kind: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
     let family = Family::of(kind);
     let bad = |what: &str| Err(format!("--{what} is out of range"));
     if a.epochs == 0 || a.epochs > 100_000 {
