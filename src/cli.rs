@@ -53,9 +53,7 @@ struct HubArgs {
 /// Where the position comes from.
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
-    /// Variant: normal (international) or frisian; frisian-seed is Frisian
-    /// with the seed's king moves along rows and columns (docs/rules.md D1).
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = molkwar::arena::variant_help("Variant"))]
     variant: String,
     /// Start position as a 51-character Hub string.
     #[arg(long, conflicts_with = "fen")]
@@ -283,7 +281,7 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
                     "depth {:2} ({:.1}) score {:>7} nodes {:>11} time {:7.3} s speed {:5.2} Mn/s pv {}",
                     i.depth,
                     i.mean_depth,
-                    molkwar::search::format_score(i.score),
+                    molkwar::score::Men(i.score),
                     i.nodes,
                     s,
                     i.nodes as f64 / s.max(1e-9) / 1e6,

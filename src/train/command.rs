@@ -11,8 +11,7 @@ use std::path::PathBuf;
 /// Options of `molkwar train`.
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Variant of the data: normal or frisian (frisian-seed uses Frisian's).
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = crate::arena::variant_help("Variant of the data (a reading uses its variant's weights)"))]
     pub variant: String,
     /// Self-play files (`<fen> | <score> | <result>` lines).
     #[arg(long, num_args = 1.., required = true)]
