@@ -111,7 +111,12 @@ pub async fn connect(
             }
             Ok((name, code)) => {
                 s.opponent = name;
-                s.stopped = Some(format!("the follower declines all games ({code:?})"));
+                s.stopped = Some(match code {
+                    Acceptance::WrongVersion => {
+                        "the follower does not speak protocol version 01 (code 1)".into()
+                    }
+                    _ => "the follower declines all games (code 3)".into(),
+                });
                 break;
             }
             Err(e) => {

@@ -31,6 +31,8 @@ pub enum Incoming {
 pub struct Link {
     writer: Box<dyn AsyncWrite + Unpin + Send>,
     inbox: UnboundedReceiver<Incoming>,
+    /// The reader task, ended when the link is dropped.
+    reader: tokio::task::JoinHandle<()>,
     closed: bool,
     /// The peer's address, for the logs.
     pub peer: String,
@@ -46,7 +48,7 @@ impl Link {
     ) -> Link {
         let (tx, inbox) = unbounded_channel();
         let who = peer.clone();
-        tokio::spawn(async move {
+        let reader = tokio::spawn(async move {
             let mut r = BufReader::new(reader);
             loop {
                 let item = read_frame(&mut r, &who).await;
@@ -59,6 +61,7 @@ impl Link {
         Link {
             writer: Box::new(writer),
             inbox,
+            reader,
             closed: false,
             peer,
         }
@@ -107,6 +110,12 @@ impl Link {
     /// Closes the sending side (the peer sees end of stream).
     pub async fn shutdown(&mut self) {
         let _ = self.writer.shutdown().await;
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.reader.abort();
     }
 }
 

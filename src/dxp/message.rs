@@ -276,11 +276,11 @@ fn game_acc(i: &str) -> Res<'_, Message> {
 fn mv(i: &str) -> Res<'_, Message> {
     let (i, seconds) = digits(4)(i)?;
     let (i, from) = square(i)?;
-    let (i, to) = square(i)?;
-    let (mut i, n) = digits(2)(i)?;
+    let (count, to) = square(i)?;
+    let (mut i, n) = digits(2)(count)?;
     if n > 20 {
         return Err(nom::Err::Error(nom::error::Error::new(
-            i,
+            count,
             nom::error::ErrorKind::Verify,
         )));
     }
@@ -345,11 +345,14 @@ fn back_acc(i: &str) -> Res<'_, Message> {
 fn where_failed(body: &str, e: nom::Err<nom::error::Error<&str>>) -> String {
     match e {
         nom::Err::Error(e) | nom::Err::Failure(e) => {
-            let at = body.len() - e.input.len() + 1;
+            // 1-based, counting the type letter.
+            let at = body.len() - e.input.len() + 2;
             if e.input.is_empty() {
                 format!("too short ({} characters)", body.len() + 1)
+            } else if e.input.len() > 8 {
+                format!("unexpected '{}...' at character {at}", &e.input[..8])
             } else {
-                format!("unexpected '{}' at character {}", e.input, at + 1)
+                format!("unexpected '{}' at character {at}", e.input)
             }
         }
         nom::Err::Incomplete(_) => "too short".into(),
@@ -672,7 +675,7 @@ mod tests {
         assert_eq!(quiet.resolve(&legal).unwrap().to_string(), "32-28");
         let wrong = DxpMove {
             from: 32,
-            to: 27,
+            to: 23,
             ..quiet.clone()
         };
         assert!(wrong.resolve(&legal).is_err());
