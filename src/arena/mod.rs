@@ -262,8 +262,9 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
 }
 
 /// Log messages of `molkwar match` (such as the lines an engine prints
-/// before `ready`) go to stderr at info level, or as `RUST_LOG` says.
-fn init_match_logging() {
+/// before `ready`) and `molkwar dxp` go to stderr at info level, or as
+/// `RUST_LOG` says.
+pub(crate) fn init_match_logging() {
     let env = env_logger::Env::default().default_filter_or("info");
     let _ = env_logger::Builder::from_env(env)
         .format(|buf, r| {
