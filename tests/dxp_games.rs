@@ -146,7 +146,9 @@ fn two_processes_play_a_series() {
     ]);
     assert_eq!(wait_exit(&mut initiator), 0, "initiator failed");
     assert_eq!(wait_exit(&mut follower), 0, "follower failed");
-    let lines: Vec<String> = iout.try_iter().collect();
+    // The processes have exited: read their output to its end (a
+    // non-blocking read could miss lines still in the reader threads).
+    let lines: Vec<String> = iout.iter().collect();
     let text = lines.join("\n");
     assert!(text.contains("[1/2] game 1 initiator - follower"), "{text}");
     assert!(text.contains("[2/2] game 2 follower - initiator"), "{text}");
@@ -155,7 +157,7 @@ fn two_processes_play_a_series() {
         .find(|l| l.starts_with("Score of initiator vs follower: "))
         .unwrap_or_else(|| panic!("no score line:\n{text}"));
     assert!(score.ends_with("2 games"), "{score}");
-    let flines: Vec<String> = fout.try_iter().collect();
+    let flines: Vec<String> = fout.iter().collect();
     assert_eq!(flines.len(), 2, "{flines:?}");
 
     let (a, b) = (read_pdn(&ip), read_pdn(&fp));
@@ -204,9 +206,10 @@ fn a_follower_killed_in_a_game_ends_the_series_cleanly() {
     wait_for(&ferr, "game against molkwar");
     follower.kill().unwrap();
     let _ = follower.wait();
-    assert_eq!(wait_exit(&mut initiator), 1);
-    let text: Vec<String> = iout.try_iter().collect();
+    let code = wait_exit(&mut initiator);
+    let text: Vec<String> = iout.iter().collect();
     let text = text.join("\n");
+    assert_eq!(code, 1, "{text}");
     assert!(text.contains("* (connection lost)"), "{text}");
     assert!(
         text.contains("Stopped early: connection lost during game 1"),

@@ -28,9 +28,10 @@ pub struct TrainArgs {
     /// geometrically to a tenth by the last epoch.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f32,
-    /// L2 penalty per weight (all but material). Off by default: with Adam
-    /// even 1e-8 holds rare pattern weights near 0 (generation 3 notes).
-    #[arg(long, default_value_t = 0.0)]
+    /// L2 penalty per weight (all but material). Generation 3 measured the
+    /// default: weaker or none lets rare pattern weights run wild, stronger
+    /// holds every pattern weight back (docs/training.md).
+    #[arg(long, default_value_t = 3e-8)]
     pub l2: f32,
     /// Seed of the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]

@@ -68,7 +68,7 @@ impl Default for TrainConfig {
         TrainConfig {
             epochs: 20,
             lr: 1.0,
-            l2: 0.0,
+            l2: 3e-8,
             seed: 1,
             threads: 2,
             validation: 0.05,
