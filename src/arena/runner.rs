@@ -132,19 +132,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             } else {
                 1.0 - white_score
             };
-            let t = &mut summary.tally;
-            if score_first > 0.75 {
-                t.wins += 1;
-            } else if score_first > 0.25 {
-                t.draws += 1;
-            } else {
-                t.losses += 1;
-            }
-            if let Some(other) = pairs.remove(&(g / 2)) {
-                t.penta[((score_first + other) * 2.0) as usize] += 1;
-            } else {
-                pairs.insert(g / 2, score_first);
-            }
+            summary.tally.record(g, score_first, &mut pairs);
             summary.engines[white].stats.merge(&rec.stats[0]);
             summary.engines[black].stats.merge(&rec.stats[1]);
             let kind = termination_kind(&rec.termination);

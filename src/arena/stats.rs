@@ -2,6 +2,8 @@
 //! logistic Elo with a 95% interval (trinomial, per game; and pentanomial,
 //! per opening pair), normalized Elo, and the likelihood of superiority.
 
+use std::collections::HashMap;
+
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -95,6 +97,24 @@ impl std::fmt::Display for EloInterval {
 }
 
 impl Tally {
+    /// Counts game `g`, which scored `score` (1, ½ or 0) for the first
+    /// engine; games 2k and 2k + 1 form opening pair k, whose first half
+    /// waits in `pending` until the second arrives.
+    pub fn record(&mut self, g: u32, score: f64, pending: &mut HashMap<u32, f64>) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+        if let Some(other) = pending.remove(&(g / 2)) {
+            self.penta[((score + other) * 2.0) as usize] += 1;
+        } else {
+            pending.insert(g / 2, score);
+        }
+    }
+
     /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses

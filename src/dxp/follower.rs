@@ -9,7 +9,6 @@ use super::game::{self, GameReport, GameSpec};
 use super::link::{Incoming, Link};
 use super::message::{Acceptance, GameReq, Message};
 use super::player::{Player, aside};
-use crate::arena::pdn;
 use crate::board::{Color, Position};
 use crate::game::{Game, Outcome};
 use crate::variant::VariantKind;
@@ -140,20 +139,7 @@ impl Sink<'_> {
         );
         let _ = self.out.flush();
         if let Some(f) = self.pdn.as_mut() {
-            let h = pdn::Header {
-                event: &self.cfg.event,
-                round: *self.games,
-                white,
-                black,
-                variant: VariantKind::International,
-            };
-            let text = pdn::write(
-                &h,
-                &rep.start,
-                &rep.moves,
-                rep.pdn_result(),
-                &rep.termination,
-            );
+            let text = rep.pdn(&self.cfg.event, *self.games, white, black);
             if let Err(e) = f.write_all(text.as_bytes()) {
                 log::error!("cannot write the PDN: {e}");
             }

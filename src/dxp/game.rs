@@ -9,6 +9,7 @@
 use super::link::{Incoming, Link};
 use super::message::{DxpMove, EndReason, GameReq, Message};
 use super::player::{Player, Thought, aside};
+use crate::arena::pdn;
 use crate::arena::referee::GameResult;
 use crate::board::{Color, Position, notation};
 use crate::game::{Game, Outcome};
@@ -68,6 +69,25 @@ impl GameReport {
     /// The PDN result: `2-0`, `0-2`, `1-1` or `*`.
     pub fn pdn_result(&self) -> &'static str {
         self.result.map_or("*", |r| r.pdn())
+    }
+
+    /// The game as PDN text: round `round` of `event`, between `white`
+    /// and `black`.
+    pub fn pdn(&self, event: &str, round: u32, white: &str, black: &str) -> String {
+        let h = pdn::Header {
+            event,
+            round,
+            white,
+            black,
+            variant: VariantKind::International,
+        };
+        pdn::write(
+            &h,
+            &self.start,
+            &self.moves,
+            self.pdn_result(),
+            &self.termination,
+        )
     }
 }
 

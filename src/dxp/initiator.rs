@@ -10,12 +10,10 @@ use super::link::{Incoming, Link};
 use super::message::{Acceptance, GameReq, Message};
 use super::player::{Player, aside};
 use crate::arena::openings::Opening;
-use crate::arena::pdn;
 use crate::arena::referee::GameResult;
 use crate::arena::rng::Rng;
 use crate::arena::stats::Tally;
 use crate::board::{Color, Position};
-use crate::variant::VariantKind;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -137,20 +135,7 @@ pub async fn connect(
             Color::Black => (s.opponent.as_str(), ours.as_str()),
         };
         if let Some(f) = pdn_file.as_mut() {
-            let h = pdn::Header {
-                event: &cfg.event,
-                round: g + 1,
-                white,
-                black,
-                variant: VariantKind::International,
-            };
-            let text = pdn::write(
-                &h,
-                &rep.start,
-                &rep.moves,
-                rep.pdn_result(),
-                &rep.termination,
-            );
+            let text = rep.pdn(&cfg.event, g + 1, white, black);
             f.write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write the PDN: {e}"))?;
         }
@@ -230,19 +215,7 @@ fn count(
     } else {
         1.0 - white
     };
-    let t = &mut s.tally;
-    if score > 0.75 {
-        t.wins += 1;
-    } else if score > 0.25 {
-        t.draws += 1;
-    } else {
-        t.losses += 1;
-    }
-    if let Some(other) = pairs.remove(&(g / 2)) {
-        t.penta[((score + other) * 2.0) as usize] += 1;
-    } else {
-        pairs.insert(g / 2, score);
-    }
+    s.tally.record(g, score, pairs);
 }
 
 fn score_line(t: &Tally) -> String {
