@@ -37,6 +37,9 @@ enum Command {
     Selfplay(molkwar::arena::SelfplayArgs),
     /// Fit the trained evaluator's weights to self-play data.
     Train(Box<molkwar::train::command::TrainArgs>),
+    /// Endgame databases: build, verify, probe (docs/egdb.md).
+    #[command(subcommand)]
+    Egdb(molkwar::egdb::command::EgdbCommand),
     /// Hub protocol mode (also the default): `--log <file>`, and
     /// `--name=value` engine parameters (unknown ones are ignored).
     Hub(HubArgs),
@@ -148,6 +151,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(a)) => molkwar::arena::run_openings(&a),
         Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
         Some(Command::Train(a)) => molkwar::train::command::run(&a),
+        Some(Command::Egdb(c)) => molkwar::egdb::command::run(&c),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
     };

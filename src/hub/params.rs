@@ -12,6 +12,9 @@ pub const TT_MIN: u32 = 16;
 /// See [`TT_MIN`].
 pub const TT_MAX: u32 = 30;
 
+/// Default `egdb-pieces`: the tables built on first use (docs/egdb.md).
+pub const DEFAULT_EGDB_PIECES: u32 = 4;
+
 /// The parameter values in force.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
@@ -28,6 +31,10 @@ pub struct Params {
     pub eval: EvalChoice,
     /// What `eval` loaded (a file is read once, at `set-param`), per family.
     pub evaluators: [Evaluator; 2],
+    /// Endgame table directory (empty: [`crate::egdb::default_dir`]).
+    pub egdb_path: String,
+    /// Most pieces probed in the endgame tables (0: off).
+    pub egdb_pieces: u32,
 }
 
 impl Default for Params {
@@ -40,6 +47,8 @@ impl Default for Params {
             ponder: false,
             eval: EvalChoice::default(),
             evaluators: Evaluator::embedded_all(),
+            egdb_path: String::new(),
+            egdb_pieces: DEFAULT_EGDB_PIECES,
         }
     }
 }
@@ -53,6 +62,8 @@ pub enum Changed {
     TtSize,
     /// The evaluation (already checked: files are readable and valid).
     Eval,
+    /// `egdb-path` or `egdb-pieces`.
+    Egdb,
     /// A parameter the engine does not know (e.g. `initial-time`): ignored.
     Unknown,
 }
@@ -127,7 +138,22 @@ impl Params {
                     .as_ref()
                     .map_or(String::new(), |p| p.display().to_string())
             ),
+            format!("name=egdb-path value=\"{}\" type=string", self.egdb_path),
+            format!(
+                "name=egdb-pieces value={} type=int min=0 max={}",
+                self.egdb_pieces,
+                crate::egdb::index::MAX_PIECES
+            ),
         ]
+    }
+
+    /// The endgame table directory in force.
+    pub fn egdb_dir(&self) -> std::path::PathBuf {
+        if self.egdb_path.trim().is_empty() {
+            crate::egdb::default_dir()
+        } else {
+            self.egdb_path.trim().into()
+        }
     }
 
     /// Validates and applies one parameter; on error nothing changes.
@@ -177,6 +203,14 @@ impl Params {
                 self.evaluators = next.evaluators().map_err(|e| format!("{name}: {e}"))?;
                 self.eval = next;
                 Changed::Eval
+            }
+            "egdb-path" => {
+                self.egdb_path = value.trim().to_string();
+                Changed::Egdb
+            }
+            "egdb-pieces" => {
+                self.egdb_pieces = parse_int(name, value, 0, crate::egdb::index::MAX_PIECES)?;
+                Changed::Egdb
             }
             _ => return Ok(Changed::Unknown),
         };

@@ -34,6 +34,8 @@ pub struct Job {
     pub start: Instant,
     /// The static evaluation for the variant searched.
     pub eval: Evaluator,
+    /// The endgame tables of the variant and the most pieces probed.
+    pub egdb: Option<(std::sync::Arc<crate::egdb::Tables>, u32)>,
 }
 
 /// Why the iteration loop ended.

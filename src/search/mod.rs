@@ -16,6 +16,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::Move;
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::eval::weights::Family;
 use crate::game::{DrawState, Game};
@@ -97,6 +98,11 @@ pub struct Engine {
     tt: Arc<tt::Tt>,
     /// The evaluation per variant family (International, Frisian).
     evals: [Evaluator; 2],
+    /// Endgame tables: where, up to how many pieces (0: off), and the
+    /// tables loaded so far, per variant (loaded at the first search).
+    egdb_dir: std::path::PathBuf,
+    egdb_pieces: u32,
+    egdb: Vec<Arc<Tables>>,
 }
 
 /// The running search's controls.
@@ -164,7 +170,65 @@ impl Engine {
             threads: 1,
             tt: Arc::new(tt::Tt::new(log2)),
             evals: Evaluator::embedded_all(),
+            egdb_dir: std::path::PathBuf::new(),
+            egdb_pieces: 0,
+            egdb: Vec::new(),
         }
+    }
+
+    /// Probe the endgame tables under `dir` with at most `pieces` pieces
+    /// (0: no tables). They are read at the next search of each variant.
+    pub fn set_egdb(&mut self, dir: std::path::PathBuf, pieces: u32) {
+        if dir != self.egdb_dir || pieces != self.egdb_pieces {
+            self.egdb_dir = dir;
+            self.egdb_pieces = pieces;
+            self.egdb.clear();
+        }
+    }
+
+    /// Reads the tables of `kind` now. The error lists the missing or
+    /// damaged files; the tables that did load are used all the same.
+    pub fn load_egdb(&mut self, kind: VariantKind) -> Result<usize, String> {
+        self.egdb.retain(|t| t.variant() != kind);
+        if self.egdb_pieces == 0 {
+            return Ok(0);
+        }
+        let (t, errors) = Tables::load(kind, &self.egdb_dir, self.egdb_pieces);
+        let n = t.len();
+        log::info!(
+            "egdb: {n} {kind} tables ({} bytes) of at most {} pieces from {}",
+            t.bytes(),
+            self.egdb_pieces,
+            self.egdb_dir.display()
+        );
+        self.egdb.push(Arc::new(t));
+        if errors.is_empty() {
+            return Ok(n);
+        }
+        for e in &errors {
+            log::error!("egdb: {e}");
+        }
+        Err(format!(
+            "egdb: {} {kind} tables of at most {} pieces are missing or damaged under {} (first: {}); playing on with the {n} that loaded",
+            errors.len(),
+            self.egdb_pieces,
+            self.egdb_dir.display(),
+            errors[0]
+        ))
+    }
+
+    /// The loaded tables of `kind`, read on first use (`None`: none).
+    pub fn egdb(&mut self, kind: VariantKind) -> Option<Arc<Tables>> {
+        if self.egdb_pieces == 0 {
+            return None;
+        }
+        if !self.egdb.iter().any(|t| t.variant() == kind) {
+            let _ = self.load_egdb(kind);
+        }
+        self.egdb
+            .iter()
+            .find(|t| t.variant() == kind && !t.is_empty())
+            .cloned()
     }
 
     /// Sets the evaluations of both families; on error nothing changes.
@@ -234,7 +298,14 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let ponder_hit = Arc::new(AtomicBool::new(false));
         let legal = game.legal_moves();
-        let moves: Vec<Move> = legal.iter().copied().collect();
+        let mut moves: Vec<Move> = legal.iter().copied().collect();
+        let egdb = self.egdb(game.variant());
+        if let Some(t) = &egdb
+            && game.position().occupied().count_ones() <= self.egdb_pieces
+        {
+            // docs/egdb.md: at the root only the moves that keep the value.
+            moves = with_variant!(game.variant(), V => t.root_moves::<V>(game.position(), &moves));
+        }
         let thread = if moves.is_empty() {
             // Lost (§7): nothing to search, but still exactly one Done.
             std::thread::Builder::new()
@@ -257,6 +328,7 @@ impl Engine {
                 mode,
                 start: Instant::now(),
                 eval: self.evaluator(game.variant()).clone(),
+                egdb: egdb.map(|t| (t, self.egdb_pieces)),
             };
             let shared = threads::Shared::new(
                 stop.clone(),

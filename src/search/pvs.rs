@@ -9,6 +9,7 @@ use super::time::Clock;
 use super::tt::{Bound, Tt};
 use super::{MATE, MAX_PLY, Score};
 use crate::board::{Move, MoveList, Position, Square, movegen};
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::game::DrawState;
 use crate::variant::Variant;
@@ -121,6 +122,8 @@ pub struct Worker<'a, V: Variant> {
     pub root_depth: i32,
     /// Late move reductions by depth and move number (non-PV nodes).
     lmr: [[u8; 64]; 64],
+    /// Endgame tables and the most pieces probed (docs/egdb.md).
+    pub egdb: Option<(&'a Tables, u32)>,
     _variant: PhantomData<V>,
 }
 
@@ -171,6 +174,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             leaves: 0,
             root_depth: 1,
             lmr: lmr_table(),
+            egdb: None,
             _variant: PhantomData,
         }
     }
@@ -251,6 +255,21 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.eval.evaluate::<V>(pos, draw)
     }
 
+    /// The table score of `pos`, if its table is loaded and the draw rules
+    /// let the search trust it.
+    #[inline(never)]
+    fn egdb_score(
+        &mut self,
+        db: &Tables,
+        pos: &Position,
+        draw: &DrawState,
+        ply: usize,
+    ) -> Option<Score> {
+        let v = db.probe::<V>(pos)?;
+        let eval = self.eval;
+        crate::egdb::probe::search_score::<V>(v, pos, draw, ply, || eval.evaluate::<V>(pos, draw))
+    }
+
     /// Plays `mv` from `pos`: the child, its counters and the start of its
     /// repetition window; the child's key is pushed on `keys`.
     #[inline]
@@ -321,6 +340,14 @@ impl<'a, V: Variant> Worker<'a, V> {
                     return s;
                 }
             }
+        }
+
+        // Endgame tables, at nodes with few pieces (docs/egdb.md, "Probing").
+        if let Some((db, n)) = self.egdb
+            && pos.occupied().count_ones() <= n
+            && let Some(s) = self.egdb_score(db, pos, draw, ply)
+        {
+            return s;
         }
 
         // Reverse futility: a quiet position (no capture for either side)

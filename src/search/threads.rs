@@ -111,6 +111,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 .stack_size(8 << 20)
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::<V>::new(id, shared, tt, &job.eval, &job.history);
+                    w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
                     iterate::iterate(&mut w, job, None);
                 });
             match spawned {
@@ -119,6 +120,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
             }
         }
         let mut w = Worker::<V>::new(0, shared, tt, &job.eval, &job.history);
+        w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
         w.clock = Some(Clock::new(job.plan, job.mode == Mode::Ponder));
         if threads == 1 {
             w.node_limit = job.limits.nodes;
