@@ -115,6 +115,12 @@ struct AnalyzeArgs {
     tt_size: u32,
     #[command(flatten)]
     eval: molkwar::arena::EvalArgs,
+    /// Endgame table directory (docs/egdb.md); without it, no tables.
+    #[arg(long)]
+    egdb: Option<std::path::PathBuf>,
+    /// Most pieces probed in the endgame tables.
+    #[arg(long, default_value_t = 4)]
+    egdb_pieces: u32,
 }
 
 impl PositionArgs {
@@ -260,6 +266,13 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
     engine.set_threads(a.threads);
     engine.set_tt_size(a.tt_size);
     engine.set_eval_choice(&a.eval.choice()?)?;
+    if let Some(dir) = &a.egdb {
+        engine.set_egdb(dir.clone(), a.egdb_pieces);
+        // Missing or damaged tables: said on stderr, the search goes on.
+        if let Err(e) = engine.load_egdb(game.variant()) {
+            eprintln!("molkwar: {e}");
+        }
+    }
     let limits = Limits {
         depth: a.depth,
         nodes: a.nodes,

@@ -191,3 +191,138 @@ fn files_resume_and_refuse_damage() {
     let e = storage::read::<V>(&other, m).unwrap_err();
     assert!(e.contains("not a normal table"), "{e}");
 }
+
+// ---------------------------------------------------------------------------
+// Probing in the search (docs/egdb.md, "Probing" and "Draw rules").
+
+use molkwar::game::Game;
+use molkwar::search::{Engine, Limits, MATE, MAX_PLY, Mode, Score};
+
+const MAX_EVAL: Score = molkwar::eval::MAX_EVAL;
+const FORCED: Score = MATE - MAX_PLY as Score - 2;
+
+fn engine_with_tables() -> Engine {
+    let _ = (international(), frisian());
+    let mut e = Engine::with_tt_size(16);
+    e.set_egdb(dir(), PIECES);
+    e
+}
+
+fn search(e: &mut Engine, g: &Game, depth: u32) -> (molkwar::Move, Score, Vec<molkwar::Move>) {
+    e.clear();
+    let o = e.search_blocking(
+        g,
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        Mode::Analyze,
+    );
+    let last = o.last().unwrap();
+    (o.best.unwrap(), last.score, last.pv.clone())
+}
+
+/// The first position of a table with the given value where the side to
+/// move has no capture.
+fn first_quiet<V: Variant>(t: &Tables, m: &str, v: Value) -> molkwar::Position {
+    let table = t.table(Material::parse(m).unwrap()).unwrap();
+    (0..table.layout.len())
+        .filter(|&i| table.get(i) == v)
+        .filter_map(|i| table.layout.position(i))
+        .find(|p| !movegen::has_capture::<V>(p))
+        .unwrap()
+}
+
+#[test]
+fn root_keeps_the_table_value() {
+    type V = International;
+    let mut e = engine_with_tables();
+    // 23-5 is the only win (the corner trap); other moves draw or lose.
+    let g = Game::new(
+        VariantKind::International,
+        fen::parse_fen("W:WK23:BK46").unwrap(),
+    );
+    let (best, _, _) = search(&mut e, &g, 2);
+    let child = g.position().play::<V>(&best);
+    assert_eq!(
+        international().probe::<V>(&child),
+        Some(Value::Loss),
+        "{best}"
+    );
+}
+
+#[test]
+fn trusted_win_scores_in_the_band_with_a_legal_pv() {
+    // A king and a man against a man: no counter rule governs it.
+    type V = International;
+    let t = international();
+    let pos = first_quiet::<V>(t, "1110", Value::Win);
+    let g = Game::new(VariantKind::International, pos);
+    let mut e = engine_with_tables();
+    let (_, s, pv) = search(&mut e, &g, 4);
+    assert!(s > MAX_EVAL && s < FORCED, "{s} {}", fen::to_fen(&pos));
+    let mut p = pos;
+    for mv in &pv {
+        assert!(movegen::legal_moves::<V>(&p).contains(mv), "pv {pv:?}");
+        p = p.play::<V>(mv);
+    }
+}
+
+#[test]
+fn table_draw_scores_zero() {
+    type V = International;
+    let pos = first_quiet::<V>(international(), "1010", Value::Draw);
+    let g = Game::new(VariantKind::International, pos);
+    let (_, s, _) = search(&mut engine_with_tables(), &g, 5);
+    assert_eq!(s, 0, "{}", fen::to_fen(&pos));
+}
+
+/// Plays `plies` quiet moves that leave no capture to either side and
+/// repeat no position.
+fn shuffle<V: Variant>(g: &mut Game, plies: usize) {
+    for _ in 0..plies {
+        let mv = g
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| {
+                let c = g.position().play::<V>(m);
+                !m.is_capture()
+                    && !movegen::has_capture::<V>(&c)
+                    && !movegen::opponent_has_capture::<V>(&c)
+                    && !g.history().contains(&c.key())
+            })
+            .expect("a quiet move");
+        g.play(&mv);
+    }
+}
+
+#[test]
+fn table_win_that_a_counter_draws_is_not_a_win() {
+    // Frisian 2 kings v 1 king: won for the kings in the table, but the
+    // seven-move rule (docs/rules.md §8.2.3) draws it at 14 plies.
+    type V = Frisian;
+    let t = frisian();
+    let mut g = Game::new(
+        VariantKind::Frisian,
+        fen::parse_fen("W:WK6,K45:BK3").unwrap(),
+    );
+    shuffle::<V>(&mut g, 12);
+    let pos = *g.position();
+    assert_eq!(g.draw_state().material_plies, 12);
+    assert_eq!(
+        t.probe::<V>(&pos),
+        Some(Value::Win),
+        "{}",
+        fen::to_fen(&pos)
+    );
+    let mut e = engine_with_tables();
+    let (_, s, _) = search(&mut e, &g, 6);
+    assert!(s < MAX_EVAL, "two plies left: not a win ({s})");
+    // The same position with the count fresh: the table win is still not
+    // reported as a forced win or a band score (the rule governs it), but
+    // the search sees the win it can force in time.
+    let fresh = Game::new(VariantKind::Frisian, pos);
+    let (_, s1, _) = search(&mut e, &fresh, 6);
+    assert!(!(MAX_EVAL..FORCED).contains(&s1), "no band score: {s1}");
+}

@@ -177,6 +177,9 @@ pub fn search_score<V: Variant>(
     let sign = match value {
         Value::Draw => return Some(0),
         Value::Win => 1,
+        // A side without a move has lost by the rules (§7): the search
+        // scores that as the forced loss it is.
+        Value::Loss if !crate::board::movegen::has_move::<V>(pos) => return None,
         Value::Loss => -1,
         Value::Invalid => return None,
     };

@@ -74,7 +74,9 @@ pub fn write<V: Variant>(dir: &Path, t: &Table) -> Result<PathBuf, String> {
     let parent = file.parent().unwrap_or(dir);
     std::fs::create_dir_all(parent)
         .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    let tmp = file.with_extension("tmp");
+    // One temporary name per process: two builds into one directory never
+    // write the same file.
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
     let mut h = Vec::with_capacity(HEADER);
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());

@@ -92,6 +92,7 @@ impl Session {
             e.set_threads(params.threads);
             e.set_evaluators(params.evaluators.clone());
             e.set_egdb(params.egdb_dir(), params.egdb_pieces);
+            e.set_egdb_auto(params.egdb_path.trim().is_empty());
             e
         })
     }
@@ -135,8 +136,10 @@ impl Session {
                     self.params.egdb_pieces,
                     self.params.variant(),
                 );
+                let auto = self.params.egdb_path.trim().is_empty();
                 let e = self.engine();
                 e.set_egdb(dir, n);
+                e.set_egdb_auto(auto);
                 e.load_egdb(kind)?;
             }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),

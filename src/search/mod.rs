@@ -103,7 +103,17 @@ pub struct Engine {
     egdb_dir: std::path::PathBuf,
     egdb_pieces: u32,
     egdb: Vec<Arc<Tables>>,
+    /// Build missing small tables in the background on first use.
+    egdb_auto: bool,
+    /// Background builds per variant (at most one each, ever): the
+    /// "finished" flag, and whether the tables were read again since.
+    egdb_building: Vec<(VariantKind, Arc<AtomicBool>, bool)>,
 }
+
+/// Tables built on first use (docs/egdb.md: they build in seconds).
+pub const EGDB_AUTO_PIECES: u32 = 3;
+/// "First use": a search of a position with at most this many pieces.
+const EGDB_AUTO_TRIGGER: u32 = 10;
 
 /// The running search's controls.
 pub struct SearchHandle {
@@ -173,6 +183,47 @@ impl Engine {
             egdb_dir: std::path::PathBuf::new(),
             egdb_pieces: 0,
             egdb: Vec::new(),
+            egdb_auto: false,
+            egdb_building: Vec::new(),
+        }
+    }
+
+    /// Builds the tables of at most [`EGDB_AUTO_PIECES`] pieces that are
+    /// missing, in the background, the first time an ending is searched
+    /// (the Hub default directory); searches use them once they are done.
+    pub fn set_egdb_auto(&mut self, on: bool) {
+        self.egdb_auto = on;
+    }
+
+    fn start_auto_build(&mut self, kind: VariantKind) {
+        if self.egdb_building.iter().any(|(k, _, _)| *k == kind) {
+            return;
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        let dir = self.egdb_dir.clone();
+        log::info!(
+            "egdb: building the {kind} tables of at most {EGDB_AUTO_PIECES} pieces in {}",
+            dir.display()
+        );
+        let spawned = std::thread::Builder::new()
+            .name("egdb-build".into())
+            .spawn(move || {
+                let opts = crate::egdb::builder::Options {
+                    dir,
+                    pieces: EGDB_AUTO_PIECES,
+                    threads: 1,
+                    progress: false,
+                };
+                match with_variant!(kind, V => crate::egdb::builder::build::<V>(&opts)) {
+                    Ok((t, _)) => log::info!("egdb: {} {kind} tables ready", t.len()),
+                    Err(e) => log::error!("egdb: building the {kind} tables: {e}"),
+                }
+                flag.store(true, Ordering::Release);
+            });
+        match spawned {
+            Ok(_) => self.egdb_building.push((kind, done, false)),
+            Err(e) => log::error!("egdb: cannot start the build thread: {e}"),
         }
     }
 
@@ -217,13 +268,30 @@ impl Engine {
         ))
     }
 
-    /// The loaded tables of `kind`, read on first use (`None`: none).
-    pub fn egdb(&mut self, kind: VariantKind) -> Option<Arc<Tables>> {
+    /// The loaded tables of `kind`, read on first use (`None`: none), for
+    /// a search of a position with `pieces` pieces.
+    pub fn egdb(&mut self, kind: VariantKind, pieces: u32) -> Option<Arc<Tables>> {
         if self.egdb_pieces == 0 {
             return None;
         }
+        // A background build finished: read the tables again.
+        if let Some(b) = self
+            .egdb_building
+            .iter_mut()
+            .find(|(k, done, reread)| *k == kind && !*reread && done.load(Ordering::Acquire))
+        {
+            b.2 = true;
+            self.egdb.retain(|t| t.variant() != kind);
+        }
         if !self.egdb.iter().any(|t| t.variant() == kind) {
-            let _ = self.load_egdb(kind);
+            // With automatic builds, "first use" is the first search of an
+            // ending: until then nothing is read (or logged).
+            if self.egdb_auto && pieces > EGDB_AUTO_TRIGGER {
+                return None;
+            }
+            if self.load_egdb(kind).is_err() && self.egdb_auto {
+                self.start_auto_build(kind);
+            }
         }
         self.egdb
             .iter()
@@ -299,7 +367,7 @@ impl Engine {
         let ponder_hit = Arc::new(AtomicBool::new(false));
         let legal = game.legal_moves();
         let mut moves: Vec<Move> = legal.iter().copied().collect();
-        let egdb = self.egdb(game.variant());
+        let egdb = self.egdb(game.variant(), game.position().occupied().count_ones());
         if let Some(t) = &egdb
             && game.position().occupied().count_ones() <= self.egdb_pieces
         {
