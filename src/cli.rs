@@ -40,6 +40,9 @@ enum Command {
     /// Endgame databases: build, verify, probe (docs/egdb.md).
     #[command(subcommand)]
     Egdb(molkwar::egdb::command::EgdbCommand),
+    /// Play other programs over DXP (DamExchange, TCP): `--listen` to
+    /// follow, `--connect` to play a series (International only).
+    Dxp(Box<molkwar::dxp::DxpArgs>),
     /// Hub protocol mode (also the default): `--log <file>`, and
     /// `--name=value` engine parameters (unknown ones are ignored).
     Hub(HubArgs),
@@ -56,9 +59,7 @@ struct HubArgs {
 /// Where the position comes from.
 #[derive(Args, Debug, Clone)]
 struct PositionArgs {
-    /// Variant: normal (international) or frisian; frisian-seed is Frisian
-    /// with the seed's king moves along rows and columns (docs/rules.md D1).
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = molkwar::arena::variant_help("Variant"))]
     variant: String,
     /// Start position as a 51-character Hub string.
     #[arg(long, conflicts_with = "fen")]
@@ -158,6 +159,7 @@ pub fn run() -> i32 {
         Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
         Some(Command::Train(a)) => molkwar::train::command::run(&a),
         Some(Command::Egdb(c)) => molkwar::egdb::command::run(&c),
+        Some(Command::Dxp(a)) => molkwar::dxp::run(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
     };
@@ -300,7 +302,7 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
                     "depth {:2} ({:.1}) score {:>7} nodes {:>11} time {:7.3} s speed {:5.2} Mn/s pv {}",
                     i.depth,
                     i.mean_depth,
-                    molkwar::search::format_score(i.score),
+                    molkwar::score::Men(i.score),
                     i.nodes,
                     s,
                     i.nodes as f64 / s.max(1e-9) / 1e6,

@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod dxp;
 pub mod egdb;
 pub mod eval;
 pub mod game;

@@ -9,6 +9,7 @@
 //! [`MAX_SECONDS`], so that no clock sum overflows a `Duration` (which
 //! panics) and no deadline overflows an `Instant`.
 
+use crate::hub::line::Writer;
 use std::time::Duration;
 
 /// The largest number of seconds accepted anywhere on the command line
@@ -145,22 +146,25 @@ impl Clock {
 
     /// The Hub `level` line for the next move.
     pub fn level_line(&self) -> String {
+        let level = Writer::new("level");
         match self.tc {
-            TimeControl::Depth(d) => format!("level depth={d}"),
-            TimeControl::Nodes(n) => format!("level nodes={n}"),
-            TimeControl::MoveTime(s) => format!("level move-time={s:.3}"),
+            TimeControl::Depth(d) => level.pair("depth", d),
+            TimeControl::Nodes(n) => level.pair("nodes", n),
+            TimeControl::MoveTime(s) => level.pair("move-time", format_args!("{s:.3}")),
             TimeControl::Clock { inc, moves, .. } => {
-                let mut s = String::from("level ");
-                if let Some(m) = moves {
-                    s.push_str(&format!("moves={} ", m - self.moves_made % m));
-                }
-                s.push_str(&format!("time={:.3}", self.remaining));
+                let level = match moves {
+                    Some(m) => level.pair("moves", m - self.moves_made % m),
+                    None => level,
+                };
+                let level = level.pair("time", format_args!("{:.3}", self.remaining));
                 if inc > 0.0 {
-                    s.push_str(&format!(" inc={inc:.3}"));
+                    level.pair("inc", format_args!("{inc:.3}"))
+                } else {
+                    level
                 }
-                s
             }
         }
+        .finish()
     }
 
     /// The time this move may take before the flag falls (`None` for

@@ -4,8 +4,11 @@
 //! (`hub` → `wait` → `set-param`… → `init` → `ready`), `new-game`, and one
 //! search (`pos`, `level`, `go think` → `info`… `done`).
 //!
-//! Strict about what the engine prints, except between `init` and `ready`:
-//! Scan 3.1 prints `init book`, `init eval` there, and Hub GUI ignores them
+//! Lines both ways go through the one Hub grammar of [`crate::hub::line`]:
+//! what is sent is written by its [`Writer`], what the engine prints is read
+//! by [`parse_line`]. Strict about what the engine prints (the grammar, and
+//! a known first word), except between `init` and `ready`: Scan 3.1 prints
+//! `init book`, `init eval` there, and Hub GUI ignores them
 //! (docs/hub-clients.md), so any line is accepted and logged at info level.
 //! Every line both ways goes through the engine's [`Tap`] (the game logs of
 //! `--log`). stderr is read by a thread into the tap's stderr file when
@@ -14,6 +17,7 @@
 
 use super::clock::TimeControl;
 use super::transcript::{GameLog, Tap};
+use crate::hub::line::{Line as HubLine, ParseError, Writer, command_word, parse_line};
 use crate::variant::VariantKind;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -30,9 +34,18 @@ const HUB_WORDS: [&str; 8] = [
     "id", "param", "wait", "ready", "info", "done", "pong", "error",
 ];
 
-/// The first word of a line, if it has one.
-fn first_word(line: &str) -> Option<&str> {
-    line.split_whitespace().next()
+/// An engine's line read as Hub: it must follow the grammar and start with
+/// one of [`HUB_WORDS`]; anything else is a protocol violation.
+fn hub_line(text: &str) -> Result<HubLine<'_>, Fault> {
+    match parse_line(text) {
+        Ok(l) if HUB_WORDS.contains(&l.command) => Ok(l),
+        _ => Err(Fault::Protocol(text.to_string())),
+    }
+}
+
+/// True for a line with nothing on it (skipped, as Hub GUI does).
+fn is_blank(text: &str) -> bool {
+    parse_line(text) == Err(ParseError::Empty)
 }
 
 /// How to run one engine.
@@ -44,7 +57,8 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Working directory of the process.
     pub dir: Option<PathBuf>,
-    /// `set-param` values, sent in this order after the variant.
+    /// `set-param` values, sent in this order after the variant (checked
+    /// with [`crate::hub::line::check_value`]: they go over unchanged).
     pub params: Vec<(String, String)>,
     pub tc: TimeControl,
 }
@@ -90,32 +104,6 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// `key=value` tokens of a Hub line (values may be double-quoted).
-pub fn hub_fields(line: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut rest = line.trim();
-    while !rest.is_empty() {
-        let end = rest.find([' ', '=']).unwrap_or(rest.len());
-        let key = rest[..end].to_string();
-        rest = &rest[end..];
-        let mut value = String::new();
-        if let Some(r) = rest.strip_prefix('=') {
-            if let Some(r) = r.strip_prefix('"') {
-                let close = r.find('"').unwrap_or(r.len());
-                value = r[..close].to_string();
-                rest = r.get(close + 1..).unwrap_or("");
-            } else {
-                let e = r.find(' ').unwrap_or(r.len());
-                value = r[..e].to_string();
-                rest = &r[e..];
-            }
-        }
-        out.push((key, value));
-        rest = rest.trim_start();
-    }
-    out
-}
-
 /// Why talking to an engine failed during a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -149,7 +137,8 @@ pub struct Reply {
     pub errors: Vec<String>,
 }
 
-enum Line {
+/// What the reader thread forwards.
+enum Output {
     Text(String),
     Eof,
 }
@@ -159,7 +148,7 @@ pub struct EngineProc {
     name: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Line>,
+    lines: Receiver<Output>,
     params: Vec<String>,
     tap: Tap,
 }
@@ -240,11 +229,11 @@ impl EngineProc {
                     stdout,
                     |l| {
                         t.received(&l);
-                        tx.send(Line::Text(l)).is_ok()
+                        tx.send(Output::Text(l)).is_ok()
                     },
                     || {
                         t.closed();
-                        let _ = eof.send(Line::Eof);
+                        let _ = eof.send(Output::Eof);
                     },
                 )
             })
@@ -287,41 +276,35 @@ impl EngineProc {
             let l = self
                 .recv(deadline)
                 .map_err(|f| self.setup_err("hub (waiting for wait)", f))?;
-            let fields = hub_fields(&l);
-            match fields.first().map(|f| f.0.as_str()) {
-                Some("wait") => break,
-                Some("param") => {
-                    if let Some((_, n)) = fields.iter().find(|f| f.0 == "name") {
-                        self.params.push(n.clone());
+            let line = hub_line(&l).map_err(|f| self.setup_err("hub (waiting for wait)", f))?;
+            match line.command {
+                "wait" => break,
+                "param" => {
+                    if let Some(n) = line.value("name") {
+                        self.params.push(n.to_string());
                     }
                 }
                 _ => {}
             }
         }
         let mut sets = Vec::new();
-        match variant {
-            VariantKind::International if !self.declares("variant") => {}
-            VariantKind::International | VariantKind::Frisian => {
-                if !self.declares("variant") {
-                    return Err(format!(
-                        "engine '{}' declares no 'variant' parameter, so it cannot play {variant}",
-                        self.name
-                    ));
-                }
-                sets.push(("variant".to_string(), variant.name().to_string()));
+        if variant.reading_of().is_some() {
+            return Err(only_listed_variants());
+        }
+        // An engine without a `variant` parameter plays the default one.
+        if variant != VariantKind::default() || self.declares("variant") {
+            if !self.declares("variant") {
+                return Err(format!(
+                    "engine '{}' declares no 'variant' parameter, so it cannot play {variant}",
+                    self.name
+                ));
             }
-            VariantKind::FrisianSeed => {
-                return Err("matches are played in the variants normal and frisian".into());
-            }
+            sets.push(("variant".to_string(), variant.name().to_string()));
         }
         sets.extend(spec.params.iter().cloned());
         for (k, v) in &sets {
-            let v = if v.is_empty() || v.contains([' ', '=', '"']) {
-                format!("\"{v}\"")
-            } else {
-                v.clone()
-            };
-            self.send(&format!("set-param name={k} value={v}"))
+            let line = Writer::new("set-param").pair("name", k).pair("value", v);
+            self.send(&line.finish())
                 .map_err(|f| self.setup_err("set-param", f))?;
         }
         self.send("init").map_err(|f| self.setup_err("init", f))?;
@@ -331,7 +314,7 @@ impl EngineProc {
             let l = self
                 .recv_any(deadline)
                 .map_err(|f| self.setup_err("init (waiting for ready)", f))?;
-            let word = first_word(&l).unwrap_or("");
+            let word = command_word(&l).unwrap_or("");
             if word == "ready" {
                 return Ok(());
             }
@@ -368,9 +351,9 @@ impl EngineProc {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(Line::Text(l)) if first_word(&l).is_none() => continue,
-                Ok(Line::Text(l)) => return Ok(l),
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Fault::Crash),
+                Ok(Output::Text(l)) if is_blank(&l) => continue,
+                Ok(Output::Text(l)) => return Ok(l),
+                Ok(Output::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Fault::Crash),
                 Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout),
             }
         }
@@ -379,10 +362,8 @@ impl EngineProc {
     /// The next non-empty stdout line before `deadline`; non-Hub lines fail.
     fn recv(&self, deadline: Instant) -> Result<String, Fault> {
         let l = self.recv_any(deadline)?;
-        match first_word(&l) {
-            Some(w) if HUB_WORDS.contains(&w) => Ok(l),
-            _ => Err(Fault::Protocol(l)),
-        }
+        hub_line(&l)?;
+        Ok(l)
     }
 
     /// Starts a new game (`new-game`, then `ping` until `pong`).
@@ -390,12 +371,13 @@ impl EngineProc {
         self.send("new-game")?;
         self.send("ping")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        while !self.recv(deadline)?.starts_with("pong") {}
+        while hub_line(&self.recv(deadline)?)?.command != "pong" {}
         Ok(())
     }
 
-    /// One search: `pos pos=<start> moves="<moves>"`, the level line, `go
-    /// think`; waits for `done` at most `timeout` after the `go`.
+    /// One search: `pos pos=<start> moves="<moves>"`, the `level` line
+    /// (from [`super::clock::Clock::level_line`]), `go think`; waits for
+    /// `done` at most `timeout` after the `go`.
     pub fn think(
         &mut self,
         start: &str,
@@ -406,19 +388,21 @@ impl EngineProc {
         // Lines printed since the last search must still be Hub lines.
         while let Ok(l) = self.lines.try_recv() {
             match l {
-                Line::Eof => return Err(Fault::Crash),
-                Line::Text(t) => {
-                    if first_word(&t).is_some_and(|w| !HUB_WORDS.contains(&w)) {
-                        return Err(Fault::Protocol(t));
-                    }
+                Output::Eof => return Err(Fault::Crash),
+                Output::Text(t) if is_blank(&t) => {}
+                Output::Text(t) => {
+                    hub_line(&t)?;
                 }
             }
         }
-        if moves.is_empty() {
-            self.send(&format!("pos pos={start}"))?;
+        let pos = Writer::new("pos").pair("pos", start);
+        // Moves are quoted even when there is one (as Hub GUI sends them).
+        let pos = if moves.is_empty() {
+            pos
         } else {
-            self.send(&format!("pos pos={start} moves=\"{moves}\""))?;
-        }
+            pos.quoted("moves", moves)
+        };
+        self.send(&pos.finish())?;
         self.send(level)?;
         self.send("go think")?;
         let t0 = Instant::now();
@@ -427,9 +411,9 @@ impl EngineProc {
         let mut errors = Vec::new();
         loop {
             let l = self.recv(deadline)?;
-            let fields = hub_fields(&l);
-            let get = |k: &str| fields.iter().find(|f| f.0 == k).map(|f| f.1.as_str());
-            match fields[0].0.as_str() {
+            let line = hub_line(&l)?;
+            let get = |k: &str| line.value(k);
+            match line.command {
                 "info" => {
                     let mut i = info;
                     if let Some(d) = get("depth").and_then(|v| v.parse().ok()) {
@@ -477,6 +461,15 @@ impl EngineProc {
     }
 }
 
+/// The refusal for a variant that is a reading of another (chosen by a
+/// rule parameter the match does not set).
+pub fn only_listed_variants() -> String {
+    format!(
+        "matches are played in the variants {}",
+        VariantKind::listed_names("and")
+    )
+}
+
 impl Drop for EngineProc {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
@@ -504,14 +497,38 @@ mod tests {
     }
 
     #[test]
-    fn hub_fields_read_quoted_values() {
-        let f = hub_fields("info depth=3 score=-0.25 pv=\"32-28 19-23\" nps=1.5");
-        assert_eq!(f[0], ("info".into(), "".into()));
-        assert_eq!(f[2], ("score".into(), "-0.25".into()));
-        assert_eq!(f[3], ("pv".into(), "32-28 19-23".into()));
-        assert_eq!(f[4], ("nps".into(), "1.5".into()));
-        let f = hub_fields("done move=28x19x23 ponder=");
-        assert_eq!(f[1].1, "28x19x23");
-        assert_eq!(f[2], ("ponder".into(), "".into()));
+    fn engine_lines_are_read_with_the_hub_grammar() {
+        let l = hub_line("info depth=3 score=-0.25 pv=\"32-28 19-23\" nps=1.5").unwrap();
+        assert_eq!(l.command, "info");
+        assert_eq!(l.value("score"), Some("-0.25"));
+        assert_eq!(l.value("pv"), Some("32-28 19-23"));
+        assert_eq!(l.value("nps"), Some("1.5"));
+        assert_eq!(
+            hub_line("done move=28x19x23").unwrap().value("move"),
+            Some("28x19x23")
+        );
+        for bad in [
+            "thinking hard...",
+            "done move=",
+            "info pv=\"32-28",
+            "=",
+            "done\u{7}",
+        ] {
+            assert_eq!(
+                hub_line(bad).err(),
+                Some(Fault::Protocol(bad.to_string())),
+                "{bad}"
+            );
+        }
+        assert!(is_blank(" \t "));
+        assert!(!is_blank("="));
+    }
+
+    #[test]
+    fn only_listed_variants_are_matched() {
+        assert_eq!(
+            only_listed_variants(),
+            "matches are played in the variants normal and frisian"
+        );
     }
 }

@@ -31,6 +31,7 @@ pub mod sprt;
 pub mod stats;
 pub mod transcript;
 
+use crate::hub::line::check_value;
 use crate::variant::VariantKind;
 use clap::Args;
 use clock::TimeControl;
@@ -75,8 +76,7 @@ pub struct MatchArgs {
     /// Time control of the second engine only (overrides --tc).
     #[arg(long)]
     pub tc2: Option<String>,
-    /// Variant: normal or frisian.
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
     pub variant: String,
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
@@ -156,12 +156,17 @@ fn engine_spec(
     let params = params
         .iter()
         .map(|p| {
-            p.split_once('=')
+            let (k, v) = p
+                .split_once('=')
                 .filter(|(k, _)| !k.trim().is_empty())
-                .map(|(k, v)| (k.trim().to_string(), v.to_string()))
-                .ok_or_else(|| format!("--param{i}: '{p}' is not name=value"))
+                .ok_or_else(|| format!("--param{i}: '{p}' is not name=value"))?;
+            // Refused here rather than sent altered.
+            check_value(k)
+                .and_then(|_| check_value(v))
+                .map_err(|e| format!("--param{i}: '{p}': {e}"))?;
+            Ok((k.trim().to_string(), v.to_string()))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, String>>()?;
     if let Some(d) = dir
         && !d.is_dir()
     {
@@ -200,8 +205,8 @@ fn score(name: &str, x: Option<f64>) -> Result<Option<f64>, String> {
 /// Builds the match configuration from the options.
 pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
-    if variant == VariantKind::FrisianSeed {
-        return Err("matches are played in the variants normal and frisian".into());
+    if variant.reading_of().is_some() {
+        return Err(engine_proc::only_listed_variants());
     }
     let tc = |s: &Option<String>| TimeControl::parse(s.as_deref().unwrap_or(&a.tc));
     let mut e1 = engine_spec(1, &a.engine1, &a.name1, &a.dir1, &a.param1, tc(&a.tc1)?)?;
@@ -257,8 +262,9 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
 }
 
 /// Log messages of `molkwar match` (such as the lines an engine prints
-/// before `ready`) go to stderr at info level, or as `RUST_LOG` says.
-fn init_match_logging() {
+/// before `ready`) and `molkwar dxp` go to stderr at info level, or as
+/// `RUST_LOG` says.
+pub(crate) fn init_match_logging() {
     let env = env_logger::Env::default().default_filter_or("info");
     let _ = env_logger::Builder::from_env(env)
         .format(|buf, r| {
@@ -297,8 +303,7 @@ pub fn run_match(a: &MatchArgs) -> Result<(), String> {
 /// Options of `molkwar openings`.
 #[derive(Args, Debug, Clone)]
 pub struct OpeningsArgs {
-    /// Variant: normal or frisian.
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
     pub variant: String,
     /// Plies from the start; every distinct position after each is a candidate.
     #[arg(long, value_delimiter = ',', default_value = "2,3")]
@@ -365,6 +370,21 @@ pub fn run_openings(a: &OpeningsArgs) -> Result<(), String> {
     }
 }
 
+/// The `--help` text of a `--variant` option: `what`, then the names of the
+/// variant registry, so that a new variant is listed everywhere. (The value
+/// stays a string read with `VariantKind::from_str`, so that a bad name
+/// fails like every other bad option: `molkwar: …`, status 1.)
+pub fn variant_help(what: &str) -> String {
+    let names: Vec<String> = VariantKind::ALL
+        .iter()
+        .map(|v| match v.reading_of() {
+            Some(of) => format!("{v} (= {of} with frisian-king-rows, docs/rules.md D1)"),
+            None => v.to_string(),
+        })
+        .collect();
+    format!("{what}: {}", names.join(", "))
+}
+
 /// The evaluation options of `analyze`, `bench`, `selfplay` and `train`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EvalArgs {
@@ -391,8 +411,7 @@ impl EvalArgs {
 /// Options of `molkwar selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// Variant: normal or frisian.
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = variant_help("Variant"))]
     pub variant: String,
     #[arg(long, default_value_t = 10)]
     pub games: u32,

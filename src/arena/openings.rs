@@ -6,6 +6,7 @@
 
 use crate::board::{Position, fen};
 use crate::game::{Game, Outcome};
+use crate::score::Men;
 use crate::search::{Engine, Limits, Mode};
 use crate::variant::VariantKind;
 use std::collections::HashSet;
@@ -157,10 +158,10 @@ pub fn format_file(header: &[String], openings: &[Candidate]) -> String {
     }
     for c in openings {
         s.push_str(&format!(
-            "{} # {} score={:+.2}\n",
+            "{} # {} score={:+}\n",
             fen::to_fen(c.game.position()),
             c.moves,
-            c.score as f64 / 100.0
+            Men(c.score)
         ));
     }
     s

@@ -3,7 +3,7 @@
 //! tag, and the moves in standard notation.
 
 use super::referee::GameRecord;
-use crate::board::{Color, fen};
+use crate::board::{Color, Position, fen};
 use crate::variant::VariantKind;
 use std::fmt::Write;
 
@@ -18,6 +18,18 @@ pub struct Header<'a> {
 
 /// One game as PDN text, ending with a blank line.
 pub fn write_game(h: &Header, g: &GameRecord) -> String {
+    write(h, &g.start, &g.moves, g.result.pdn(), &g.termination.name())
+}
+
+/// A game from its parts: `result` is the PDN result (`2-0`, `0-2`, `1-1`,
+/// or `*` for an unfinished game), `moves` are in standard notation.
+pub fn write(
+    h: &Header,
+    start: &Position,
+    moves: &[String],
+    result: &str,
+    termination: &str,
+) -> String {
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -27,19 +39,19 @@ pub fn write_game(h: &Header, g: &GameRecord) -> String {
     tag(&mut s, "Round", &h.round.to_string());
     tag(&mut s, "White", h.white);
     tag(&mut s, "Black", h.black);
-    tag(&mut s, "Result", g.result.pdn());
+    tag(&mut s, "Result", result);
     tag(
         &mut s,
         "GameType",
         if h.variant.is_frisian() { "40" } else { "20" },
     );
-    tag(&mut s, "FEN", &fen::to_fen(&g.start));
-    tag(&mut s, "Termination", &g.termination.name());
+    tag(&mut s, "FEN", &fen::to_fen(start));
+    tag(&mut s, "Termination", termination);
     s.push('\n');
     let mut line = String::new();
     let mut number = 1;
-    let mut side = g.start.side();
-    for (i, m) in g.moves.iter().enumerate() {
+    let mut side = start.side();
+    for (i, m) in moves.iter().enumerate() {
         let token = match side {
             Color::White => format!("{number}. {m}"),
             Color::Black if i == 0 => format!("{number}... {m}"),
@@ -59,14 +71,14 @@ pub fn write_game(h: &Header, g: &GameRecord) -> String {
         }
         line.push_str(&token);
     }
-    if !line.is_empty() && line.len() + g.result.pdn().len() < 79 {
+    if !line.is_empty() && line.len() + result.len() < 79 {
         line.push(' ');
     } else {
         s.push_str(&line);
         s.push('\n');
         line.clear();
     }
-    line.push_str(g.result.pdn());
+    line.push_str(result);
     s.push_str(&line);
     s.push_str("\n\n");
     s
@@ -76,7 +88,6 @@ pub fn write_game(h: &Header, g: &GameRecord) -> String {
 mod tests {
     use super::*;
     use crate::arena::referee::{GameResult, SideStats, Termination};
-    use crate::board::Position;
 
     #[test]
     fn black_to_move_opening_and_tags() {

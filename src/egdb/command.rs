@@ -27,8 +27,7 @@ pub enum EgdbCommand {
 /// Where the tables are.
 #[derive(Args, Debug, Clone)]
 pub struct TableArgs {
-    /// Variant: normal (international) or frisian.
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = crate::arena::variant_help("Variant"))]
     pub variant: String,
     /// Most pieces on the board.
     #[arg(long, default_value_t = 4)]

@@ -2,7 +2,7 @@
 //! `level` fields, the `go` mode and lidraughts' Frisian `wolf` extension.
 //! Each reader validates everything before anything is applied.
 
-use super::parse::Line;
+use super::line::Line;
 use crate::board::{Color, Square};
 use crate::search::{Limits, Mode};
 
@@ -152,7 +152,7 @@ pub fn read_wolf(v: &str) -> Result<Vec<Wolf>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::parse::parse_line;
+    use crate::hub::line::parse_line;
 
     #[test]
     fn levels_combine_and_refuse_bad_numbers() {

@@ -8,8 +8,8 @@
 //! [`session::Session`] and writes every reply line with a flush.
 
 pub mod command;
+pub mod line;
 pub mod params;
-pub mod parse;
 pub mod reply;
 pub mod session;
 
@@ -206,7 +206,7 @@ async fn read_stdin(tx: UnboundedSender<Input>) {
 fn interrupts(bytes: &[u8]) -> bool {
     std::str::from_utf8(bytes)
         .ok()
-        .and_then(|s| parse::parse_line(s.trim_end_matches('\r')).ok())
+        .and_then(|s| line::parse_line(s.trim_end_matches('\r')).ok())
         .is_some_and(|l| !keeps_search(l.command))
 }
 
@@ -293,7 +293,7 @@ async fn hub_loop(opts: Options) -> i32 {
 fn is_stop(bytes: &[u8]) -> bool {
     std::str::from_utf8(bytes)
         .ok()
-        .and_then(|s| parse::parse_line(s.trim_end_matches('\r')).ok())
+        .and_then(|s| line::parse_line(s.trim_end_matches('\r')).ok())
         .is_some_and(|l| l.command == "stop")
 }
 

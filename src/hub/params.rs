@@ -1,6 +1,7 @@
 //! The engine parameters declared to the client (`param` lines), their
 //! validation (`set-param`) and the variant they select.
 
+use super::line::Writer;
 use crate::eval::{EvalChoice, Evaluator};
 use crate::search::Engine;
 use crate::variant::VariantKind;
@@ -18,9 +19,12 @@ pub const DEFAULT_EGDB_PIECES: u32 = 4;
 /// The parameter values in force.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    /// `normal` or `frisian` (the Hub names).
-    pub frisian: bool,
-    /// Frisian kings also move along rows and columns (docs/rules.md D1).
+    /// `variant`: one of [`VariantKind::listed`] (a reading such as
+    /// `frisian-seed` is stored as its variant plus the flag below).
+    pub variant: VariantKind,
+    /// `frisian-king-rows`: play the variant's reading with kings moving
+    /// along rows and columns (docs/rules.md D1), where it has one. Kept
+    /// apart from `variant` because a GUI may send the two in any order.
     pub frisian_king_rows: bool,
     pub threads: usize,
     pub tt_size: u32,
@@ -40,7 +44,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            frisian: false,
+            variant: VariantKind::default(),
             frisian_king_rows: false,
             threads: 1,
             tt_size: Engine::DEFAULT_TT_LOG2,
@@ -96,55 +100,57 @@ fn parse_int<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 impl Params {
     /// The variant the rules core should play.
     pub fn variant(&self) -> VariantKind {
-        match (self.frisian, self.frisian_king_rows) {
-            (false, _) => VariantKind::International,
-            (true, false) => VariantKind::Frisian,
-            (true, true) => VariantKind::FrisianSeed,
+        match self.variant.king_rows_reading() {
+            Some(reading) if self.frisian_king_rows => reading,
+            _ => self.variant,
         }
     }
 
-    /// The `param` lines of the `hub` reply (without the `param ` prefix).
+    /// The `param` lines of the `hub` reply. The variants come from the
+    /// registry ([`VariantKind::listed`]), so a new one is offered at once.
     pub fn declarations(&self) -> Vec<String> {
+        let param = |name: &str, value: &dyn std::fmt::Display, kind: &str| {
+            Writer::new("param")
+                .pair("name", name)
+                .pair("value", value)
+                .pair("type", kind)
+        };
+        let variants: Vec<&str> = VariantKind::listed().map(VariantKind::name).collect();
+        let evals = ["trained", "classic"];
+        let eval_file = self
+            .eval
+            .file
+            .as_ref()
+            .map_or(String::new(), |p| p.display().to_string());
         vec![
-            format!(
-                "name=variant value={} type=enum values=\"normal frisian\"",
-                if self.frisian { "frisian" } else { "normal" }
-            ),
-            format!(
-                "name=threads value={} type=int min=1 max={MAX_THREADS}",
-                self.threads
-            ),
-            format!(
-                "name=tt-size value={} type=int min={TT_MIN} max={TT_MAX}",
-                self.tt_size
-            ),
-            format!("name=ponder value={} type=bool", self.ponder),
-            format!(
-                "name=frisian-king-rows value={} type=bool",
-                self.frisian_king_rows
-            ),
-            format!(
-                "name=eval value={} type=enum values=\"trained classic\"",
-                if self.eval.classic {
-                    "classic"
-                } else {
-                    "trained"
-                }
-            ),
-            format!(
-                "name=eval-file value=\"{}\" type=string",
-                self.eval
-                    .file
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
-            ),
-            format!("name=egdb-path value=\"{}\" type=string", self.egdb_path),
-            format!(
-                "name=egdb-pieces value={} type=int min=0 max={}",
-                self.egdb_pieces,
-                crate::egdb::index::MAX_PIECES
-            ),
+            param("variant", &self.variant, "enum").pair("values", variants.join(" ")),
+            param("threads", &self.threads, "int")
+                .pair("min", 1)
+                .pair("max", MAX_THREADS),
+            param("tt-size", &self.tt_size, "int")
+                .pair("min", TT_MIN)
+                .pair("max", TT_MAX),
+            param("ponder", &self.ponder, "bool"),
+            param("frisian-king-rows", &self.frisian_king_rows, "bool"),
+            param("eval", &evals[usize::from(self.eval.classic)], "enum")
+                .pair("values", evals.join(" ")),
+            // A string value is quoted even when bare would do (Scan's GUI
+            // shows it as typed).
+            Writer::new("param")
+                .pair("name", "eval-file")
+                .quoted("value", eval_file)
+                .pair("type", "string"),
+            Writer::new("param")
+                .pair("name", "egdb-path")
+                .quoted("value", &self.egdb_path)
+                .pair("type", "string"),
+            param("egdb-pieces", &self.egdb_pieces, "int")
+                .pair("min", 0)
+                .pair("max", crate::egdb::index::MAX_PIECES),
         ]
+        .into_iter()
+        .map(Writer::finish)
+        .collect()
     }
 
     /// The endgame table directory in force.
@@ -164,13 +170,13 @@ impl Params {
         let changed = match name.to_ascii_lowercase().as_str() {
             "variant" => {
                 let kind: VariantKind = value.parse().map_err(|e| format!("{e}"))?;
-                match kind {
-                    VariantKind::International => self.frisian = false,
-                    VariantKind::Frisian => self.frisian = true,
-                    VariantKind::FrisianSeed => {
-                        self.frisian = true;
+                match kind.reading_of() {
+                    // Naming a reading names its variant and the reading.
+                    Some(variant) => {
+                        self.variant = variant;
                         self.frisian_king_rows = true;
                     }
+                    None => self.variant = kind,
                 }
                 Changed::Variant
             }
@@ -245,5 +251,59 @@ mod tests {
         assert_eq!(p.set("initial-time", "60"), Ok(Changed::Unknown));
         assert_eq!(p.set("ponder", "maybe").map_err(|_| ()), Err(()));
         assert_eq!(p.set("threads", "2"), Ok(Changed::Nothing));
+    }
+
+    /// The `values=` list of `variant` is the registry's, and every name in
+    /// it is accepted back by `set-param`.
+    #[test]
+    fn variant_param_lists_the_registry() {
+        use crate::hub::line::parse_line;
+        let mut p = Params::default();
+        let decl = p.declarations();
+        assert_eq!(
+            decl[0],
+            "param name=variant value=normal type=enum values=\"normal frisian\""
+        );
+        let line = parse_line(&decl[0]).unwrap();
+        let values: Vec<&str> = line.value("values").unwrap().split(' ').collect();
+        let listed: Vec<&str> = VariantKind::listed().map(VariantKind::name).collect();
+        assert_eq!(values, listed);
+        for v in VariantKind::listed() {
+            assert!(p.set("variant", v.name()).is_ok());
+            assert_eq!(p.variant(), v);
+            let decl = p.declarations();
+            let line = parse_line(&decl[0]).unwrap();
+            assert_eq!(line.value("value"), Some(v.name()));
+        }
+        // A reading is offered through its flag, not in the list.
+        for v in VariantKind::ALL
+            .into_iter()
+            .filter(|v| v.reading_of().is_some())
+        {
+            assert!(!values.contains(&v.name()));
+            let mut p = Params::default();
+            p.set("variant", v.name()).unwrap();
+            assert_eq!(p.variant(), v);
+            assert!(
+                p.declarations()
+                    .contains(&"param name=frisian-king-rows value=true type=bool".to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn declarations_keep_their_shape() {
+        let mut p = Params::default();
+        p.set("eval", "classic").unwrap();
+        let d = p.declarations();
+        assert_eq!(d[1], "param name=threads value=1 type=int min=1 max=64");
+        assert_eq!(d[2], "param name=tt-size value=22 type=int min=16 max=30");
+        assert_eq!(d[3], "param name=ponder value=false type=bool");
+        assert_eq!(d[4], "param name=frisian-king-rows value=false type=bool");
+        assert_eq!(
+            d[5],
+            "param name=eval value=classic type=enum values=\"trained classic\""
+        );
+        assert_eq!(d[6], "param name=eval-file value=\"\" type=string");
     }
 }

@@ -1,46 +1,31 @@
-//! What the engine prints: every reply line of docs/hub-clients.md, built here so
-//! that the shapes (field order, quoting, number formats) live in one place.
+//! What the engine prints: every reply line of protocol/hub.md, built here
+//! so that the shapes (field order, number formats) live in one place; the
+//! quoting is [`Writer`]'s and the score format [`Men`]'s.
 
+use super::line::Writer;
 use crate::board::Move;
-use crate::search::{Info, Score};
+use crate::score::Men;
+use crate::search::Info;
 
 /// The `id` line.
 pub fn id() -> String {
-    format!(
-        "id name=molkwar version={} author=\"the molkwar developers\" country=NL",
-        env!("CARGO_PKG_VERSION")
-    )
+    Writer::new("id")
+        .pair("name", "molkwar")
+        .pair("version", env!("CARGO_PKG_VERSION"))
+        .pair("author", "the molkwar developers")
+        .pair("country", "NL")
+        .finish()
 }
 
-/// A value as Hub expects it: quoted when empty or holding a space or `=`.
-pub fn value(v: &str) -> String {
-    if v.is_empty() || v.contains([' ', '\t', '=']) {
-        format!("\"{v}\"")
-    } else {
-        v.to_string()
-    }
-}
-
-/// `error message="…"`; quotes and control characters in the text are
-/// replaced so that the line stays parseable.
+/// `error message="…"`, at most 200 characters; tabs become `?` too, so
+/// that a message stays one plain field.
 pub fn error(msg: &str) -> String {
     let clean: String = msg
         .chars()
-        .map(|c| match c {
-            '"' => '\'',
-            c if c.is_control() => '?',
-            c => c,
-        })
+        .map(|c| if c == '\t' { '?' } else { c })
         .take(200)
         .collect();
-    format!("error message=\"{clean}\"")
-}
-
-/// A score in men with two decimals (centi-men / 100), exact.
-pub fn score(s: Score) -> String {
-    let sign = if s < 0 { "-" } else { "" };
-    let a = s.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
+    Writer::new("error").quoted("message", clean).finish()
 }
 
 /// The `info` line: depth, mean-depth, score, nodes, time, nps, pv.
@@ -52,24 +37,25 @@ pub fn info(i: &Info) -> String {
         0.0
     };
     let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-    format!(
-        "info depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.1} pv=\"{}\"",
-        i.depth,
-        i.mean_depth,
-        score(i.score),
-        i.nodes,
-        secs,
-        nps,
-        pv.join(" ")
-    )
+    Writer::new("info")
+        .pair("depth", i.depth)
+        .pair("mean-depth", format_args!("{:.1}", i.mean_depth))
+        .pair("score", Men(i.score))
+        .pair("nodes", i.nodes)
+        .pair("time", format_args!("{secs:.3}"))
+        .pair("nps", format_args!("{nps:.1}"))
+        .quoted("pv", pv.join(" "))
+        .finish()
 }
 
 /// The `done` line.
 pub fn done(best: &Move, ponder: Option<&Move>) -> String {
+    let w = Writer::new("done").pair("move", best);
     match ponder {
-        Some(p) => format!("done move={best} ponder={p}"),
-        None => format!("done move={best}"),
+        Some(p) => w.pair("ponder", p),
+        None => w,
     }
+    .finish()
 }
 
 #[cfg(test)]
@@ -81,16 +67,19 @@ mod tests {
 
     #[test]
     fn shapes() {
-        assert_eq!(score(15), "0.15");
-        assert_eq!(score(-7), "-0.07");
-        assert_eq!(score(-250), "-2.50");
-        assert_eq!(score(0), "0.00");
-        assert_eq!(score(MATE - 3), "99.97");
-        assert_eq!(score(-(MATE - 12)), "-99.88");
-        assert_eq!(value("a b"), "\"a b\"");
-        assert_eq!(value(""), "\"\"");
-        assert_eq!(value("x"), "x");
-        assert_eq!(error("bad \"x\"\n"), "error message=\"bad 'x'?\"");
+        assert_eq!(
+            id(),
+            format!(
+                "id name=molkwar version={} author=\"the molkwar developers\" country=NL",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        assert_eq!(error("bad \"x\"\n\t"), "error message=\"bad 'x'??\"");
+        assert_eq!(error("x"), "error message=\"x\"");
+        assert_eq!(
+            error(&"y".repeat(300)).len(),
+            "error message=\"\"".len() + 200
+        );
         let sq = |n| Square::from_number(n).unwrap();
         let m = Move::quiet(sq(32), sq(28));
         let c = Move::capture(sq(28), sq(19), sq(23).mask() | sq(13).mask());
@@ -98,14 +87,14 @@ mod tests {
         let i = Info {
             depth: 12,
             mean_depth: 11.83,
-            score: 15,
+            score: -(MATE - 3),
             nodes: 1_234_567,
             time: Duration::from_millis(1234),
             pv: vec![m],
         };
         assert_eq!(
             info(&i),
-            "info depth=12 mean-depth=11.8 score=0.15 nodes=1234567 time=1.234 nps=1.0 pv=\"32-28\""
+            "info depth=12 mean-depth=11.8 score=-99.97 nodes=1234567 time=1.234 nps=1.0 pv=\"32-28\""
         );
     }
 }

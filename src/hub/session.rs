@@ -3,8 +3,8 @@
 //! lines and search messages and hands it a [`Sink`] for the replies.
 
 use super::command::{Level, go_mode, read_wolf};
+use super::line::{Line, ParseError, parse_line};
 use super::params::{Changed, Params};
-use super::parse::{Line, ParseError, parse_line};
 use super::reply;
 use crate::board::{Move, Position, Restriction, fen};
 use crate::game::Game;
@@ -212,7 +212,7 @@ impl Session {
             "hub" => {
                 out.line(&reply::id());
                 for p in self.params.declarations() {
-                    out.line(&format!("param {p}"));
+                    out.line(&p);
                 }
                 out.line("wait");
                 Ok(())

@@ -3,9 +3,10 @@
 //! start another iteration (limits, time, single reply, proven win), and
 //! the final best move with its expected reply.
 
-use super::pvs::{WIN_BOUND, Worker, tt_key};
+use super::node::{Node, WIN_BOUND, tt_key};
 use super::threads::Completed;
 use super::time::Plan;
+use super::worker::Worker;
 use super::{Event, Info, Limits, MATE, MAX_PLY, Mode, Score};
 use crate::board::{Move, Position, movegen};
 use crate::eval::Evaluator;
@@ -73,17 +74,22 @@ impl<V: Variant> Worker<'_, V> {
         tx: Option<&Sender<Event>>,
     ) -> Score {
         let mut best = -MATE;
-        // A single legal move cannot be reduced or compared: search it.
+        let root = Node {
+            pos: job.root,
+            draw: job.draw,
+            ply: 0,
+            rep_start: 0,
+        };
         for i in 0..st.moves.len() {
             let mv = st.moves[i];
-            let (child, cdraw, crep) = self.make(&job.root, &job.draw, &mv, 0);
+            let child = self.child(&root, &mv);
             let mut score;
             if i == 0 {
-                score = -self.search(1, &child, &cdraw, -beta, -alpha, depth - 1, 1, crep);
+                score = -self.search(&child, -beta, -alpha, depth - 1);
             } else {
-                score = -self.search(1, &child, &cdraw, -alpha - 1, -alpha, depth - 1, 1, crep);
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.search(1, &child, &cdraw, -beta, -alpha, depth - 1, 1, crep);
+                    score = -self.search(&child, -beta, -alpha, depth - 1);
                 }
             }
             self.keys.pop();

@@ -8,12 +8,15 @@
 //! use. The implementation behind them may change freely.
 
 mod iterate;
+mod node;
 mod ordering;
+mod prune;
 mod pvs;
 mod qsearch;
 mod threads;
 pub mod time;
 pub mod tt;
+mod worker;
 
 use crate::board::Move;
 use crate::egdb::Tables;
@@ -458,10 +461,4 @@ pub fn static_eval(game: &Game) -> Score {
     let d: DrawState = game.draw_state();
     let e = Evaluator::embedded(game.variant());
     with_variant!(game.variant(), V => e.evaluate::<V>(game.position(), &d))
-}
-
-/// A score in men with two decimals, as Hub prints it: a win in n plies is
-/// `100.00 - n/100` (so `99.97`), a loss its negation.
-pub fn format_score(s: Score) -> String {
-    format!("{:.2}", s as f64 / 100.0)
 }

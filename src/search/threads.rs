@@ -5,9 +5,9 @@
 
 use super::Score;
 use super::iterate::{self, Job};
-use super::pvs::Worker;
 use super::time::Clock;
 use super::tt::Tt;
+use super::worker::Worker;
 use super::{Event, Mode};
 use crate::board::Move;
 use crate::variant::Variant;

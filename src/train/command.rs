@@ -11,8 +11,7 @@ use std::path::PathBuf;
 /// Options of `molkwar train`.
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Variant of the data: normal or frisian (frisian-seed uses Frisian's).
-    #[arg(long, default_value = "normal")]
+    #[arg(long, default_value = "normal", help = crate::arena::variant_help("Variant of the data (a reading uses its variant's weights)"))]
     pub variant: String,
     /// Self-play files (`<fen> | <score> | <result>` lines).
     #[arg(long, num_args = 1.., required = true)]
@@ -29,8 +28,9 @@ pub struct TrainArgs {
     /// geometrically to a tenth by the last epoch.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f32,
-    /// L2 penalty per weight (all but material).
-    #[arg(long, default_value_t = 1e-6)]
+    /// L2 penalty per weight (all but material). Off by default: with Adam
+    /// even 1e-8 holds rare pattern weights near 0 (generation 3 notes).
+    #[arg(long, default_value_t = 0.0)]
     pub l2: f32,
     /// Seed of the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -51,6 +51,11 @@ pub struct TrainArgs {
     /// Positions per gradient step.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// A weight is learnt only if its feature occurs, weighted by the
+    /// weight's phase share, in at least this many training positions;
+    /// rarer ones keep their start value (material is always learnt).
+    #[arg(long, default_value_t = 0.0)]
+    pub min_count: f32,
 }
 
 /// `molkwar train`.
@@ -63,6 +68,9 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
     }
     if !(a.lr > 0.0 && a.lr.is_finite()) {
         return bad("lr");
+    }
+    if !(a.min_count >= 0.0 && a.min_count.is_finite()) {
+        return bad("min-count");
     }
     if !(a.l2 >= 0.0 && a.l2.is_finite()) {
         return bad("l2");
@@ -109,6 +117,7 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
         lambda: a.lambda,
         scale,
         batch: a.batch,
+        min_count: a.min_count,
     };
     let mut m = match &a.init {
         Some(p) => Model::from_weights(&Weights::load(p, family).map_err(|e| e.to_string())?),

@@ -17,6 +17,29 @@ use crate::variant::VariantKind;
 use data::DataSet;
 use std::time::Instant;
 
+/// Which of the `2 · COUNT` weights (opening, ending per feature) the
+/// training set `tr` shows often enough to learn: Adam moves every weight
+/// by about the step size whatever its gradient's size, so a weight fitted
+/// to a handful of positions (or to the phase share of a feature that only
+/// occurs at the other end of the game) takes a large arbitrary value that
+/// the search then meets in positions unlike the data.
+fn learnt_weights(d: &DataSet, tr: &[u32], min_count: f32) -> Vec<bool> {
+    let mut seen = vec![0.0f32; 2 * COUNT];
+    if min_count > 0.0 {
+        for &i in tr {
+            let ph = d.phase[i as usize] as f32 / PHASE_MAX as f32;
+            for &j in d.features(i as usize).0 {
+                seen[2 * j as usize] += ph;
+                seen[2 * j as usize + 1] += 1.0 - ph;
+            }
+        }
+    }
+    seen.iter()
+        .enumerate()
+        .map(|(k, &c)| k < 2 * features::TURN || c >= min_count)
+        .collect()
+}
+
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -35,6 +58,9 @@ pub struct TrainConfig {
     /// Centi-men per logistic unit.
     pub scale: f32,
     pub batch: usize,
+    /// Phase-weighted occurrences a weight needs in the training set to be
+    /// learnt (0: every weight).
+    pub min_count: f32,
 }
 
 impl Default for TrainConfig {
@@ -42,13 +68,14 @@ impl Default for TrainConfig {
         TrainConfig {
             epochs: 20,
             lr: 1.0,
-            l2: 1e-6,
+            l2: 0.0,
             seed: 1,
             threads: 2,
             validation: 0.05,
             lambda: 0.5,
             scale: 200.0,
             batch: 16384,
+            min_count: 0.0,
         }
     }
 }
@@ -189,6 +216,7 @@ pub fn train(
     let mut grads = vec![vec![0.0f32; n]; threads];
     let (mut am, mut av) = (vec![0.0f32; n], vec![0.0f32; n]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let learnt = learnt_weights(d, &tr, cfg.min_count);
     let mut step = 0i32;
     let start = Instant::now();
     for epoch in 1..=cfg.epochs {
@@ -236,6 +264,9 @@ pub fn train(
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
             for k in 0..n {
+                if !learnt[k] {
+                    continue;
+                }
                 let mut g = 0.0f32;
                 for t in grads.iter().take(used) {
                     g += t[k];
@@ -311,6 +342,32 @@ mod tests {
         let mut m2 = Model::material(VariantKind::International);
         train(&mut m2, &d, &tc, |_| {}, |_, _| {});
         assert_eq!(m.w, m2.w);
+        // Weights the data shows too rarely keep their start value.
+        let rare = TrainConfig {
+            epochs: 2,
+            min_count: 50.0,
+            ..tc.clone()
+        };
+        let mut m3 = Model::material(VariantKind::International);
+        train(&mut m3, &d, &rare, |_| {}, |_, _| {});
+        let seen = learnt_weights(&d, &all, 50.0);
+        let start = Model::material(VariantKind::International);
+        let (mut kept, mut moved) = (0, 0);
+        for (k, &seen_k) in seen
+            .iter()
+            .enumerate()
+            .take(2 * COUNT)
+            .skip(2 * features::TURN)
+        {
+            let (a, b) = (m3.w[k / 2][k % 2], start.w[k / 2][k % 2]);
+            if !seen_k {
+                assert_eq!(a, b, "weight {k} learnt from too few positions");
+                kept += 1;
+            } else if a != b {
+                moved += 1;
+            }
+        }
+        assert!(kept > 0 && moved > 0, "{kept} kept, {moved} moved");
         // The weight file round trip keeps the model (to its units).
         let w = m.to_weights(Family::International);
         let back = Model::from_weights(&w);

@@ -1,6 +1,8 @@
 //! Variants: each rule set is a zero-sized type implementing [`Variant`], so
 //! hot code is monomorphised per variant and carries no variant branches.
-//! Adding a variant = one file here + one line in [`VariantKind`].
+//! Adding a variant = one file here + its entry in [`VariantKind`] (tag,
+//! [`VariantKind::ALL`], name, aliases): the Hub `param` line, the name
+//! parser and the command-line options all read that registry.
 
 mod frisian;
 mod international;
@@ -75,7 +77,8 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     fn material_rule(pos: &Position) -> Option<(DrawRule, u16)>;
 }
 
-/// Runtime choice of variant, for the command line and the protocol.
+/// Runtime choice of variant, for the command line and the protocol: the
+/// registry of variants and their names.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub enum VariantKind {
     /// International draughts (FMJD), Hub name `normal`.
@@ -88,7 +91,7 @@ pub enum VariantKind {
 }
 
 impl VariantKind {
-    /// Every variant, in registry order.
+    /// Every variant, in registry order (the order of Hub's `values=`).
     pub const ALL: [VariantKind; 3] = [
         VariantKind::International,
         VariantKind::Frisian,
@@ -101,6 +104,51 @@ impl VariantKind {
             VariantKind::International => "normal",
             VariantKind::Frisian => "frisian",
             VariantKind::FrisianSeed => "frisian-seed",
+        }
+    }
+
+    /// Other names accepted for it (besides [`name`](Self::name); any case).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            VariantKind::International => &["international", "standard", "intl", "fmjd"],
+            VariantKind::Frisian => &["frysk", "frysk!"],
+            VariantKind::FrisianSeed => &[],
+        }
+    }
+
+    /// The variant this one is a reading of, chosen by a rule parameter
+    /// rather than by name in Hub's `values=` (`frisian-seed` is `frisian`
+    /// with `frisian-king-rows`, docs/rules.md D1); `None` for a variant in
+    /// its own right.
+    pub fn reading_of(self) -> Option<VariantKind> {
+        match self {
+            VariantKind::FrisianSeed => Some(VariantKind::Frisian),
+            VariantKind::International | VariantKind::Frisian => None,
+        }
+    }
+
+    /// This variant's reading with kings moving along rows and columns
+    /// (docs/rules.md D1), if it has one.
+    pub fn king_rows_reading(self) -> Option<VariantKind> {
+        Self::ALL.into_iter().find(|v| v.reading_of() == Some(self))
+    }
+
+    /// The variants in their own right (not readings), in registry order:
+    /// the ones a Hub client or a match names.
+    pub fn listed() -> impl Iterator<Item = VariantKind> {
+        Self::ALL.into_iter().filter(|v| v.reading_of().is_none())
+    }
+
+    /// The names of [`listed`](Self::listed) variants for a message:
+    /// `normal or frisian` with `conjunction` "or" (a comma before the
+    /// others when there are more).
+    pub fn listed_names(conjunction: &str) -> String {
+        let names: Vec<&str> = Self::listed().map(VariantKind::name).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => {
+                format!("{} {conjunction} {last}", rest.join(", "))
+            }
+            _ => names.concat(),
         }
     }
 
@@ -124,8 +172,9 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant '{}' (expected normal or frisian)",
-            self.0
+            "unknown variant '{}' (expected {})",
+            self.0,
+            VariantKind::listed_names("or")
         )
     }
 }
@@ -135,14 +184,15 @@ impl std::error::Error for UnknownVariant {}
 impl FromStr for VariantKind {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "normal" | "international" | "standard" | "intl" | "fmjd" => {
-                Ok(VariantKind::International)
-            }
-            "frisian" | "frysk" | "frysk!" => Ok(VariantKind::Frisian),
-            "frisian-seed" => Ok(VariantKind::FrisianSeed),
-            _ => Err(UnknownVariant(s.to_string())),
-        }
+        let want = s.trim();
+        Self::ALL
+            .into_iter()
+            .find(|v| {
+                std::iter::once(v.name())
+                    .chain(v.aliases().iter().copied())
+                    .any(|n| n.eq_ignore_ascii_case(want))
+            })
+            .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
@@ -182,4 +232,38 @@ pub(crate) fn counts(pieces: Bitboard, kings: Bitboard) -> (u32, u32) {
         (pieces & !kings).count_ones(),
         (pieces & kings).count_ones(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_names_read_back() {
+        for v in VariantKind::ALL {
+            assert_eq!(v.name().parse(), Ok(v));
+            assert_eq!(v.name().to_uppercase().parse(), Ok(v));
+            for a in v.aliases() {
+                assert_eq!(a.parse(), Ok(v), "{a}");
+            }
+        }
+        assert_eq!(" Frysk! ".parse(), Ok(VariantKind::Frisian));
+        let e = "killer".parse::<VariantKind>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown variant 'killer' (expected normal or frisian)"
+        );
+    }
+
+    #[test]
+    fn readings_are_not_listed() {
+        let listed: Vec<_> = VariantKind::listed().collect();
+        assert_eq!(listed, [VariantKind::International, VariantKind::Frisian]);
+        assert_eq!(
+            VariantKind::Frisian.king_rows_reading(),
+            Some(VariantKind::FrisianSeed)
+        );
+        assert_eq!(VariantKind::International.king_rows_reading(), None);
+        assert_eq!(VariantKind::listed_names("and"), "normal and frisian");
+    }
 }

@@ -1,4 +1,6 @@
-//! The Hub line grammar, read with nom:
+//! The Hub line grammar, shared by the engine (src/hub/, reading commands)
+//! and the match referee (src/arena/, reading engine replies): nom reads a
+//! line, [`Writer`] writes one with the quoting the reader expects.
 //!
 //! ```text
 //! line  = ws* command (ws+ arg)* ws*
@@ -11,6 +13,16 @@
 //!
 //! Every way a line can break the grammar has its own [`ParseError`], whose
 //! `Display` is the text sent back in `error message="…"`.
+//!
+//! There is no escape inside quotes (Scan's reader has none either), so a
+//! value cannot hold `"`: the writer turns it into `'`, and control
+//! characters other than tab (which no line may hold) into `?`, so that
+//! whatever it writes reads back. Values that must arrive intact are
+//! checked first with [`check_value`]. The writer lives in `line/write.rs`.
+
+mod write;
+
+pub use write::{ValueError, Writer, check_value};
 
 use nom::bytes::complete::{take_till, take_while, take_while1};
 use nom::character::complete::char;
@@ -18,7 +30,8 @@ use nom::sequence::delimited;
 use nom::{IResult, Parser};
 use std::fmt;
 
-/// One argument: `name`, `name=value` or `name="value"`.
+/// One argument: `name`, `name=value` or `name="value"` (the quotes are
+/// not part of `value`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg<'a> {
     pub name: &'a str,
@@ -85,6 +98,11 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// The control characters no line may hold (tab is whitespace).
+fn is_banned_control(c: char) -> bool {
+    c.is_control() && c != '\t'
+}
+
 fn is_ws(c: char) -> bool {
     c == ' ' || c == '\t'
 }
@@ -150,7 +168,7 @@ fn arg(i: &str) -> Result<(&str, Arg<'_>), ParseError> {
 
 /// Splits a line (without its line end) into command and arguments.
 pub fn parse_line(line: &str) -> Result<Line<'_>, ParseError> {
-    if let Some(c) = line.chars().find(|&c| c.is_control() && c != '\t') {
+    if let Some(c) = line.chars().find(|&c| is_banned_control(c)) {
         return Err(ParseError::ControlCharacter(c as u32));
     }
     let (i, _) = spaces(line).unwrap_or((line, ""));
@@ -180,6 +198,19 @@ pub fn parse_line(line: &str) -> Result<Line<'_>, ParseError> {
         i = rest;
     }
     Ok(Line { command, args })
+}
+
+/// The command word of a line even when its arguments break the grammar
+/// (the referee logs, rather than refuses, what Scan prints before
+/// `ready`); `None` for a blank line or one without a command.
+pub fn command_word(line: &str) -> Option<&str> {
+    let (i, _) = spaces(line).ok()?;
+    name(i).ok().map(|(_, c)| c)
+}
+
+/// True for a non-empty name of the grammar.
+fn is_name(s: &str) -> bool {
+    matches!(name(s), Ok(("", _)))
 }
 
 #[cfg(test)]
@@ -222,5 +253,59 @@ mod tests {
         assert_eq!(err("pos \"x\""), StrayQuote("\"x\"".into()));
         assert_eq!(err("po\"s"), StrayQuote("po".into()));
         assert_eq!(err("ping\u{1b}"), ControlCharacter(0x1b));
+    }
+
+    #[test]
+    fn command_words() {
+        assert_eq!(command_word("  init book"), Some("init"));
+        assert_eq!(command_word("error message=\"no"), Some("error"));
+        assert_eq!(command_word("ready"), Some("ready"));
+        assert_eq!(command_word("   "), None);
+        assert_eq!(command_word("=x"), None);
+        assert_eq!(command_word("\"x\""), None);
+    }
+
+    /// Every prefix and every one-character change of some lines: an answer
+    /// (a line or an error), never a panic, and what parses writes back to
+    /// something that parses the same.
+    #[test]
+    fn mangled_lines_never_panic() {
+        let seeds = [
+            "pos pos=Wbbb moves=\"32-28 19-23\" start",
+            "info depth=3 score=-0.25 pv=\"32-28\" nps=1.5",
+            "set-param name=eval-file value=\"a b=c\"",
+        ];
+        let noise = ['"', '=', ' ', '\t', '\u{0}', 'x', '\u{e9}', '\\'];
+        for seed in seeds {
+            let chars: Vec<char> = seed.chars().collect();
+            let mut lines = Vec::new();
+            for n in 0..=chars.len() {
+                lines.push(chars[..n].iter().collect::<String>());
+                for c in noise {
+                    let mut m = chars.clone();
+                    if n < m.len() {
+                        m[n] = c;
+                    } else {
+                        m.push(c);
+                    }
+                    lines.push(m.into_iter().collect());
+                    let mut m = chars.clone();
+                    m.insert(n, c);
+                    lines.push(m.into_iter().collect());
+                }
+            }
+            for text in &lines {
+                let Ok(l) = parse_line(text) else { continue };
+                let mut w = Writer::new(l.command);
+                for a in &l.args {
+                    w = match a.value {
+                        Some(v) => w.pair(a.name, v),
+                        None => w.flag(a.name),
+                    };
+                }
+                let back = w.finish();
+                assert_eq!(parse_line(&back).as_ref(), Ok(&l), "{text:?} -> {back:?}");
+            }
+        }
     }
 }

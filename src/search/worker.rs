@@ -1,0 +1,250 @@
+//! One search thread's state: counters and stop conditions, the path's
+//! position keys (repetitions), the per-ply frames, the move-ordering
+//! tables; and the two operations every node uses: make a child, decide a
+//! rule draw.
+
+use super::MAX_PLY;
+use super::node::Node;
+use super::ordering::Ordering;
+use super::threads::Shared;
+use super::time::Clock;
+use super::tt::Tt;
+use crate::board::{Move, MoveList, Square, movegen};
+use crate::egdb::Tables;
+use crate::eval::Evaluator;
+use crate::variant::Variant;
+use std::marker::PhantomData;
+use std::sync::atomic::Ordering as AtomicOrdering;
+
+/// Nodes between two looks at the stop flag and the clock.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Per-ply scratch space: the move list, its sort keys and the PV from here.
+pub struct Frame {
+    pub list: MoveList,
+    pub keys: [i64; crate::board::moves::CAPACITY],
+    pub pv: [Move; MAX_PLY],
+    pub pv_len: usize,
+}
+
+const NULL_MOVE: Move = {
+    let s = match Square::from_number(1) {
+        Some(s) => s,
+        None => unreachable!(),
+    };
+    Move::quiet(s, s)
+};
+
+impl Frame {
+    fn boxed_stack() -> Vec<Frame> {
+        (0..MAX_PLY + 2)
+            .map(|_| Frame {
+                list: MoveList::new(),
+                keys: [0; crate::board::moves::CAPACITY],
+                pv: [NULL_MOVE; MAX_PLY],
+                pv_len: 0,
+            })
+            .collect()
+    }
+
+    /// Sets this frame's PV to `mv` followed by the child's PV.
+    pub(super) fn set_pv(&mut self, mv: Move, child: &Frame) {
+        self.pv[0] = mv;
+        let n = child.pv_len.min(MAX_PLY - 1);
+        self.pv[1..=n].copy_from_slice(&child.pv[..n]);
+        self.pv_len = n + 1;
+    }
+}
+
+/// One search thread.
+pub struct Worker<'a, V: Variant> {
+    pub id: usize,
+    pub shared: &'a Shared,
+    pub tt: &'a Tt,
+    /// The static evaluation.
+    pub eval: &'a Evaluator,
+    pub nodes: u64,
+    /// Node limit for this thread (one thread: the exact limit).
+    pub node_limit: Option<u64>,
+    /// The clock; only the main thread (id 0) has one.
+    pub clock: Option<Clock>,
+    pub stopped: bool,
+    /// Keys of the game history (since the last irreversible move) followed
+    /// by the keys of the current path.
+    pub keys: Vec<u64>,
+    pub ordering: Ordering,
+    pub frames: Vec<Frame>,
+    /// Sum and count of leaf plies in the current iteration (mean depth).
+    pub leaf_plies: u64,
+    pub leaves: u64,
+    pub root_depth: i32,
+    /// Late move reductions by depth and move number.
+    pub(super) lmr: [[u8; 64]; 64],
+    /// Endgame tables and the most pieces probed (docs/egdb.md).
+    pub egdb: Option<(&'a Tables, u32)>,
+    _variant: PhantomData<V>,
+}
+
+/// The reduction table: `1 + ln(depth)·ln(move number) / 2.25` plies.
+fn lmr_table() -> [[u8; 64]; 64] {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            let x = 1.0 + (d as f64).ln() * (i as f64).ln() / 2.25;
+            *r = x.floor().clamp(0.0, 15.0) as u8;
+        }
+    }
+    t
+}
+
+impl<'a, V: Variant> Worker<'a, V> {
+    /// A worker for thread `id` over the game history `keys`.
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        tt: &'a Tt,
+        eval: &'a Evaluator,
+        keys: &[u64],
+    ) -> Self {
+        let mut k = Vec::with_capacity(keys.len() + MAX_PLY + 2);
+        k.extend_from_slice(keys);
+        Worker {
+            id,
+            shared,
+            tt,
+            eval,
+            nodes: 0,
+            node_limit: None,
+            clock: None,
+            stopped: false,
+            keys: k,
+            ordering: Ordering::new(),
+            frames: Frame::boxed_stack(),
+            leaf_plies: 0,
+            leaves: 0,
+            root_depth: 1,
+            lmr: lmr_table(),
+            egdb: None,
+            _variant: PhantomData,
+        }
+    }
+
+    /// Counts a node and looks at the stop conditions now and then.
+    #[inline]
+    pub(super) fn visit(&mut self) {
+        self.nodes += 1;
+        if let Some(limit) = self.node_limit
+            && self.nodes >= limit
+        {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.poll();
+        }
+    }
+
+    /// Publishes the node count and checks the stop flag, ponder-hit and
+    /// the hard deadline.
+    pub fn poll(&mut self) {
+        self.shared.publish_nodes(self.id, self.nodes);
+        if self.shared.stop.load(AtomicOrdering::Relaxed) {
+            self.stopped = true;
+        }
+        if let Some(clock) = &mut self.clock {
+            if self.shared.ponder_hit.load(AtomicOrdering::Relaxed) {
+                clock.start();
+            }
+            if clock.hard_expired() {
+                self.stopped = true;
+            }
+            if let Some(limit) = self.shared.node_limit
+                && self.shared.total_nodes() >= limit
+            {
+                self.stopped = true;
+            }
+            if self.stopped {
+                self.shared.stop.store(true, AtomicOrdering::Relaxed);
+            }
+        }
+    }
+
+    /// True if the current node (key on top of `keys`) repeats a position
+    /// since `rep_start`; only every other ply can hold the same side to
+    /// move, and a repetition needs at least four plies.
+    #[inline]
+    fn repeated(&self, rep_start: usize) -> bool {
+        let n = self.keys.len() - 1;
+        if n < rep_start + 4 {
+            return false;
+        }
+        let key = self.keys[n];
+        let mut j = n - 4;
+        loop {
+            if self.keys[j] == key {
+                return true;
+            }
+            if j < rep_start + 2 {
+                return false;
+            }
+            j -= 2;
+        }
+    }
+
+    /// Draw by a rule of §8 in a node that is not the root: repetition or a
+    /// counter. The loss check (no legal move) comes first (§7).
+    #[inline]
+    pub(super) fn drawn(&self, node: &Node) -> bool {
+        (self.repeated(node.rep_start) || node.draw.verdict::<V>(&node.pos).is_some())
+            && movegen::has_move::<V>(&node.pos)
+    }
+
+    /// The static evaluation of a leaf, counted for the mean depth.
+    #[inline]
+    pub(super) fn leaf_eval(&mut self, node: &Node) -> super::Score {
+        self.leaf_plies += node.ply as u64;
+        self.leaves += 1;
+        self.eval.evaluate::<V>(&node.pos, &node.draw)
+    }
+
+    /// The table score of `node`, if it has few enough pieces, its table
+    /// is loaded and the draw rules let the search trust it.
+    #[inline]
+    pub(super) fn egdb_score(&mut self, node: &Node) -> Option<super::Score> {
+        let (db, n) = self.egdb?;
+        if node.pos.occupied().count_ones() > n {
+            return None;
+        }
+        self.egdb_probe(db, node)
+    }
+
+    #[inline(never)]
+    fn egdb_probe(&mut self, db: &Tables, node: &Node) -> Option<super::Score> {
+        let v = db.probe::<V>(&node.pos)?;
+        let eval = self.eval;
+        let (pos, draw) = (&node.pos, &node.draw);
+        crate::egdb::probe::search_score::<V>(v, pos, draw, node.ply, || {
+            eval.evaluate::<V>(pos, draw)
+        })
+    }
+
+    /// Plays `mv` from `node`: the child node, whose key is pushed on
+    /// `keys` (the caller pops it when done with the child).
+    #[inline]
+    pub fn child(&mut self, node: &Node, mv: &Move) -> Node {
+        let pos = node.pos.play::<V>(mv);
+        let draw = node.draw.after::<V>(&node.pos, mv, &pos);
+        let irreversible = mv.is_capture() || !node.pos.is_king_move(mv);
+        self.keys.push(pos.key());
+        let rep_start = if irreversible {
+            self.keys.len() - 1
+        } else {
+            node.rep_start
+        };
+        Node {
+            pos,
+            draw,
+            ply: node.ply + 1,
+            rep_start,
+        }
+    }
+}
