@@ -26,7 +26,7 @@ fn build<V: Variant>() -> Tables {
         progress: false,
     };
     let (t, stats) = builder::build::<V>(&opts).expect("build");
-    assert!(stats.iter().all(|s| s.sweeps > 0), "every table was built");
+    assert!(stats.iter().all(|s| s.waves > 0), "every table was built");
     t
 }
 
@@ -160,7 +160,7 @@ fn files_resume_and_refuse_damage() {
         progress: false,
     };
     let (_, stats) = builder::build::<V>(&opts).unwrap();
-    assert!(stats.iter().all(|s| s.sweeps == 0));
+    assert!(stats.iter().all(|s| s.waves == 0));
     // A damaged copy is refused with a clear message.
     let other = d.join("damaged");
     let m = Material::parse("0101").unwrap();

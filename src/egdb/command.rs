@@ -110,8 +110,8 @@ fn build(a: &BuildArgs) -> Result<(), String> {
     let mut built = 0.0;
     for s in &stats {
         println!(
-            "table {} {} wins {} draws {} losses {} holes {} sweeps {} bytes {} time {:.2}",
-            kind, s.material, s.wins, s.draws, s.losses, s.holes, s.sweeps, s.bytes, s.seconds
+            "table {} {} wins {} draws {} losses {} holes {} waves {} bytes {} time {:.2}",
+            kind, s.material, s.wins, s.draws, s.losses, s.holes, s.waves, s.bytes, s.seconds
         );
         built += s.seconds;
     }

@@ -4,7 +4,8 @@
 //!
 //! * `index`: material signatures and the dense index of a table;
 //! * `storage`: the table files (2 bits a position, checksummed);
-//! * `builder`: the iterative retrograde analysis, smallest tables first;
+//! * `builder`: the build order, resumption and progress;
+//! * `retro`: the retrograde solver of one material pair (work list by waves);
 //! * `probe`: the loaded tables, the probe, and the scores the search uses;
 //! * `verify`: self-consistency and spot checks against the search;
 //! * `command`: `molkwar egdb build | verify`.
@@ -13,6 +14,7 @@ pub mod builder;
 pub mod command;
 pub mod index;
 pub mod probe;
+pub mod retro;
 pub mod storage;
 pub mod verify;
 
