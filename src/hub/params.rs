@@ -14,7 +14,7 @@ pub const TT_MIN: u32 = 16;
 pub const TT_MAX: u32 = 30;
 
 /// Default `egdb-pieces`: the tables built on first use (docs/egdb.md).
-pub const DEFAULT_EGDB_PIECES: u32 = 4;
+pub const DEFAULT_EGDB_PIECES: u32 = crate::search::EGDB_AUTO_PIECES;
 
 /// The parameter values in force.
 #[derive(Clone, Debug, PartialEq)]

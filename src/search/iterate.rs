@@ -347,5 +347,9 @@ fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32) ->
         nodes,
         time: job.start.elapsed(),
         pv: st.pv.clone(),
+        tb_hits: job
+            .egdb
+            .as_ref()
+            .map(|_| w.shared.total_tb_hits().max(w.tb_hits)),
     }
 }

@@ -13,6 +13,7 @@ mod ordering;
 mod prune;
 mod pvs;
 mod qsearch;
+mod tables;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -81,6 +82,8 @@ pub struct Info {
     pub time: Duration,
     /// Principal variation, legal from the root.
     pub pv: Vec<Move>,
+    /// Nodes settled by the endgame tables so far (`None`: no tables).
+    pub tb_hits: Option<u64>,
 }
 
 /// What a search sends back.
@@ -113,10 +116,7 @@ pub struct Engine {
     egdb_building: Vec<(VariantKind, Arc<AtomicBool>, bool)>,
 }
 
-/// Tables built on first use (docs/egdb.md: they build in seconds).
-pub const EGDB_AUTO_PIECES: u32 = 3;
-/// "First use": a search of a position with at most this many pieces.
-const EGDB_AUTO_TRIGGER: u32 = 10;
+pub use tables::EGDB_AUTO_PIECES;
 
 /// The running search's controls.
 pub struct SearchHandle {
@@ -189,117 +189,6 @@ impl Engine {
             egdb_auto: false,
             egdb_building: Vec::new(),
         }
-    }
-
-    /// Builds the tables of at most [`EGDB_AUTO_PIECES`] pieces that are
-    /// missing, in the background, the first time an ending is searched
-    /// (the Hub default directory); searches use them once they are done.
-    pub fn set_egdb_auto(&mut self, on: bool) {
-        self.egdb_auto = on;
-    }
-
-    fn start_auto_build(&mut self, kind: VariantKind) {
-        if self.egdb_building.iter().any(|(k, _, _)| *k == kind) {
-            return;
-        }
-        let done = Arc::new(AtomicBool::new(false));
-        let flag = done.clone();
-        let dir = self.egdb_dir.clone();
-        log::info!(
-            "egdb: building the {kind} tables of at most {EGDB_AUTO_PIECES} pieces in {}",
-            dir.display()
-        );
-        let spawned = std::thread::Builder::new()
-            .name("egdb-build".into())
-            .spawn(move || {
-                let opts = crate::egdb::builder::Options {
-                    dir,
-                    pieces: EGDB_AUTO_PIECES,
-                    threads: 1,
-                    progress: false,
-                };
-                match with_variant!(kind, V => crate::egdb::builder::build::<V>(&opts)) {
-                    Ok((t, _)) => log::info!("egdb: {} {kind} tables ready", t.len()),
-                    Err(e) => log::error!("egdb: building the {kind} tables: {e}"),
-                }
-                flag.store(true, Ordering::Release);
-            });
-        match spawned {
-            Ok(_) => self.egdb_building.push((kind, done, false)),
-            Err(e) => log::error!("egdb: cannot start the build thread: {e}"),
-        }
-    }
-
-    /// Probe the endgame tables under `dir` with at most `pieces` pieces
-    /// (0: no tables). They are read at the next search of each variant.
-    pub fn set_egdb(&mut self, dir: std::path::PathBuf, pieces: u32) {
-        if dir != self.egdb_dir || pieces != self.egdb_pieces {
-            self.egdb_dir = dir;
-            self.egdb_pieces = pieces;
-            self.egdb.clear();
-        }
-    }
-
-    /// Reads the tables of `kind` now. The error lists the missing or
-    /// damaged files; the tables that did load are used all the same.
-    pub fn load_egdb(&mut self, kind: VariantKind) -> Result<usize, String> {
-        self.egdb.retain(|t| t.variant() != kind);
-        if self.egdb_pieces == 0 {
-            return Ok(0);
-        }
-        let (t, errors) = Tables::load(kind, &self.egdb_dir, self.egdb_pieces);
-        let n = t.len();
-        log::info!(
-            "egdb: {n} {kind} tables ({} bytes) of at most {} pieces from {}",
-            t.bytes(),
-            self.egdb_pieces,
-            self.egdb_dir.display()
-        );
-        self.egdb.push(Arc::new(t));
-        if errors.is_empty() {
-            return Ok(n);
-        }
-        for e in &errors {
-            log::error!("egdb: {e}");
-        }
-        Err(format!(
-            "egdb: {} {kind} tables of at most {} pieces are missing or damaged under {} (first: {}); playing on with the {n} that loaded",
-            errors.len(),
-            self.egdb_pieces,
-            self.egdb_dir.display(),
-            errors[0]
-        ))
-    }
-
-    /// The loaded tables of `kind`, read on first use (`None`: none), for
-    /// a search of a position with `pieces` pieces.
-    pub fn egdb(&mut self, kind: VariantKind, pieces: u32) -> Option<Arc<Tables>> {
-        if self.egdb_pieces == 0 {
-            return None;
-        }
-        // A background build finished: read the tables again.
-        if let Some(b) = self
-            .egdb_building
-            .iter_mut()
-            .find(|(k, done, reread)| *k == kind && !*reread && done.load(Ordering::Acquire))
-        {
-            b.2 = true;
-            self.egdb.retain(|t| t.variant() != kind);
-        }
-        if !self.egdb.iter().any(|t| t.variant() == kind) {
-            // With automatic builds, "first use" is the first search of an
-            // ending: until then nothing is read (or logged).
-            if self.egdb_auto && pieces > EGDB_AUTO_TRIGGER {
-                return None;
-            }
-            if self.load_egdb(kind).is_err() && self.egdb_auto {
-                self.start_auto_build(kind);
-            }
-        }
-        self.egdb
-            .iter()
-            .find(|t| t.variant() == kind && !t.is_empty())
-            .cloned()
     }
 
     /// Sets the evaluations of both families; on error nothing changes.

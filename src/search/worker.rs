@@ -64,6 +64,8 @@ pub struct Worker<'a, V: Variant> {
     /// The static evaluation.
     pub eval: &'a Evaluator,
     pub nodes: u64,
+    /// Nodes settled by the endgame tables.
+    pub tb_hits: u64,
     /// Node limit for this thread (one thread: the exact limit).
     pub node_limit: Option<u64>,
     /// The clock; only the main thread (id 0) has one.
@@ -114,6 +116,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             tt,
             eval,
             nodes: 0,
+            tb_hits: 0,
             node_limit: None,
             clock: None,
             stopped: false,
@@ -147,6 +150,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// the hard deadline.
     pub fn poll(&mut self) {
         self.shared.publish_nodes(self.id, self.nodes);
+        self.shared.publish_tb_hits(self.id, self.tb_hits);
         if self.shared.stop.load(AtomicOrdering::Relaxed) {
             self.stopped = true;
         }
@@ -222,9 +226,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         let v = db.probe::<V>(&node.pos)?;
         let eval = self.eval;
         let (pos, draw) = (&node.pos, &node.draw);
-        crate::egdb::probe::search_score::<V>(v, pos, draw, node.ply, || {
+        let s = crate::egdb::probe::search_score::<V>(v, pos, draw, node.ply, || {
             eval.evaluate::<V>(pos, draw)
-        })
+        })?;
+        self.tb_hits += 1;
+        Some(s)
     }
 
     /// Plays `mv` from `node`: the child node, whose key is pushed on
