@@ -101,18 +101,19 @@ impl Pair<'_> {
     fn first_look<V: Variant>(&self, pos: &Position, list: &mut MoveList) -> Option<u8> {
         movegen::generate::<V>(pos, list);
         let mut open = 0u32;
+        let promotion = pos.side().promotion_row();
         for mv in list.iter() {
+            // A quiet move without promotion stays in the pair.
+            if !mv.is_capture() && (pos.is_king_move(mv) || mv.to().mask() & promotion == 0) {
+                open += 1;
+                continue;
+            }
             let child = pos.play::<V>(mv);
             if child.own() == 0 {
                 return Some(WIN_NEW[0]);
             }
             let n = normalise(&child);
-            let m = Material::of(&n);
-            if self.layouts.iter().any(|l| l.material == m) {
-                open += 1;
-                continue;
-            }
-            let table = self.done.table(m)?;
+            let table = self.done.table(Material::of(&n))?;
             match table.get(table.layout.index(&n)?) {
                 Value::Loss => return Some(WIN_NEW[0]),
                 Value::Win => {}
