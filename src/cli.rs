@@ -37,6 +37,9 @@ enum Command {
     Selfplay(molkwar::arena::SelfplayArgs),
     /// Fit the trained evaluator's weights to self-play data.
     Train(Box<molkwar::train::command::TrainArgs>),
+    /// Endgame databases: build, verify, probe (docs/egdb.md).
+    #[command(subcommand)]
+    Egdb(molkwar::egdb::command::EgdbCommand),
     /// Play other programs over DXP (DamExchange, TCP): `--listen` to
     /// follow, `--connect` to play a series (International only).
     Dxp(Box<molkwar::dxp::DxpArgs>),
@@ -113,6 +116,12 @@ struct AnalyzeArgs {
     tt_size: u32,
     #[command(flatten)]
     eval: molkwar::arena::EvalArgs,
+    /// Endgame table directory (docs/egdb.md); without it, no tables.
+    #[arg(long)]
+    egdb: Option<std::path::PathBuf>,
+    /// Most pieces probed in the endgame tables.
+    #[arg(long, default_value_t = 4)]
+    egdb_pieces: u32,
 }
 
 impl PositionArgs {
@@ -149,6 +158,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(a)) => molkwar::arena::run_openings(&a),
         Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
         Some(Command::Train(a)) => molkwar::train::command::run(&a),
+        Some(Command::Egdb(c)) => molkwar::egdb::command::run(&c),
         Some(Command::Dxp(a)) => molkwar::dxp::run(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),
         None => return molkwar::hub::run(&[]),
@@ -258,6 +268,13 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
     engine.set_threads(a.threads);
     engine.set_tt_size(a.tt_size);
     engine.set_eval_choice(&a.eval.choice()?)?;
+    if let Some(dir) = &a.egdb {
+        engine.set_egdb(dir.clone(), a.egdb_pieces);
+        // Missing or damaged tables: said on stderr, the search goes on.
+        if let Err(e) = engine.load_egdb(game.variant()) {
+            eprintln!("molkwar: {e}");
+        }
+    }
     let limits = Limits {
         depth: a.depth,
         nodes: a.nodes,

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod dxp;
+pub mod egdb;
 pub mod eval;
 pub mod game;
 pub mod hub;

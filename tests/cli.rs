@@ -9,6 +9,11 @@ use std::process::{Command, Output, Stdio};
 
 fn molkwar(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .args(args)
         .stdin(Stdio::null())
         .output()

@@ -19,6 +19,11 @@ const TIMEOUT: Duration = Duration::from_secs(300);
 
 fn molkwar(args: &[&str]) -> (Child, Receiver<String>, Receiver<String>) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .arg("dxp")
         .args(args)
         .stdin(Stdio::null())

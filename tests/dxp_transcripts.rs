@@ -239,6 +239,11 @@ fn replay(path: &Path) {
         args.push(f.to_string_lossy().into_owned());
     }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_molkwar"));
+    // Tables built on first use go to the build tree, never to $HOME.
+    cmd.env(
+        "MOLKWAR_EGDB",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+    );
     cmd.arg("dxp")
         .args(&args)
         .stdin(Stdio::null())

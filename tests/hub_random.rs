@@ -147,6 +147,11 @@ fn drain(rx: &Receiver<String>, c: &mut Counts, log: &mut Vec<String>) {
 fn conversation(seed: u64, lines: usize) {
     let mut rng = Rng(seed);
     let mut child = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

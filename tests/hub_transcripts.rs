@@ -54,6 +54,11 @@ struct Run {
 impl Run {
     fn start(name: &str) -> Run {
         let mut child = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+            // Tables built on first use go to the build tree, never to $HOME.
+            .env(
+                "MOLKWAR_EGDB",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+            )
             .arg("hub")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

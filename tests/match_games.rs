@@ -9,7 +9,13 @@ use molkwar::variant::VariantKind;
 use std::process::Command;
 
 fn molkwar() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_molkwar"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_molkwar"));
+    // Tables built on first use go to the build tree, never to $HOME.
+    c.env(
+        "MOLKWAR_EGDB",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+    );
+    c
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {

@@ -28,6 +28,11 @@ fn have_python() -> bool {
 
 fn run(mode: &str, extra: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .args([
             "match",
             "--engine1",
@@ -132,6 +137,11 @@ fn lines_before_ready_are_accepted_and_logged() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .args(["match", "--engine1", &scanlike(), "--name1", "scanlike"])
         .args(["--name2", "molkwar", "--tc1", "depth=2", "--tc2", "depth=1"])
         .args(["--games", "2", "--concurrency", "2"])
@@ -176,6 +186,11 @@ fn log_dir_keeps_every_conversation_and_stderr() {
     let dir = std::env::temp_dir().join(format!("molkwar-match-log-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        // Tables built on first use go to the build tree, never to $HOME.
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
         .args(["match", "--engine1", &scanlike(), "--name1", "scanlike"])
         .args(["--name2", "molkwar", "--tc1", "depth=2", "--tc2", "depth=1"])
         .args(["--games", "2", "--max-plies", "20", "--log"])

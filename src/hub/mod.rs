@@ -40,7 +40,8 @@ pub struct Options {
 
 impl Options {
     /// Reads the arguments after `hub`: `--log <file>`, `--log=<file>`,
-    /// `--name=value`, `--name` (= true); anything else is ignored.
+    /// `--egdb <dir>` (= `--egdb-path=<dir>`), `--name=value`, `--name`
+    /// (= true); anything else is ignored.
     pub fn parse(args: &[String]) -> Options {
         let mut o = Options::default();
         let mut it = args.iter();
@@ -51,6 +52,13 @@ impl Options {
             };
             match body.split_once('=') {
                 Some(("log", f)) => o.log = Some(PathBuf::from(f)),
+                // `--egdb DIR`: the endgame table directory (docs/egdb.md).
+                Some(("egdb", d)) => o.params.push(("egdb-path".into(), d.to_string())),
+                None if body == "egdb" => {
+                    if let Some(d) = it.next() {
+                        o.params.push(("egdb-path".into(), d.clone()));
+                    }
+                }
                 Some((n, v)) => o.params.push((n.to_string(), v.to_string())),
                 None if body == "log" => o.log = it.next().map(PathBuf::from),
                 None => o.params.push((body.to_string(), "true".to_string())),

@@ -13,6 +13,9 @@ pub const TT_MIN: u32 = 16;
 /// See [`TT_MIN`].
 pub const TT_MAX: u32 = 30;
 
+/// Default `egdb-pieces`: the tables built on first use (docs/egdb.md).
+pub const DEFAULT_EGDB_PIECES: u32 = crate::search::EGDB_AUTO_PIECES;
+
 /// The parameter values in force.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
@@ -32,6 +35,10 @@ pub struct Params {
     pub eval: EvalChoice,
     /// What `eval` loaded (a file is read once, at `set-param`), per family.
     pub evaluators: [Evaluator; 2],
+    /// Endgame table directory (empty: [`crate::egdb::default_dir`]).
+    pub egdb_path: String,
+    /// Most pieces probed in the endgame tables (0: off).
+    pub egdb_pieces: u32,
 }
 
 impl Default for Params {
@@ -44,6 +51,8 @@ impl Default for Params {
             ponder: false,
             eval: EvalChoice::default(),
             evaluators: Evaluator::embedded_all(),
+            egdb_path: String::new(),
+            egdb_pieces: DEFAULT_EGDB_PIECES,
         }
     }
 }
@@ -57,6 +66,8 @@ pub enum Changed {
     TtSize,
     /// The evaluation (already checked: files are readable and valid).
     Eval,
+    /// `egdb-path` or `egdb-pieces`.
+    Egdb,
     /// A parameter the engine does not know (e.g. `initial-time`): ignored.
     Unknown,
 }
@@ -129,10 +140,26 @@ impl Params {
                 .pair("name", "eval-file")
                 .quoted("value", eval_file)
                 .pair("type", "string"),
+            Writer::new("param")
+                .pair("name", "egdb-path")
+                .quoted("value", &self.egdb_path)
+                .pair("type", "string"),
+            param("egdb-pieces", &self.egdb_pieces, "int")
+                .pair("min", 0)
+                .pair("max", crate::egdb::index::MAX_PIECES),
         ]
         .into_iter()
         .map(Writer::finish)
         .collect()
+    }
+
+    /// The endgame table directory in force.
+    pub fn egdb_dir(&self) -> std::path::PathBuf {
+        if self.egdb_path.trim().is_empty() {
+            crate::egdb::default_dir()
+        } else {
+            self.egdb_path.trim().into()
+        }
     }
 
     /// Validates and applies one parameter; on error nothing changes.
@@ -182,6 +209,14 @@ impl Params {
                 self.evaluators = next.evaluators().map_err(|e| format!("{name}: {e}"))?;
                 self.eval = next;
                 Changed::Eval
+            }
+            "egdb-path" => {
+                self.egdb_path = value.trim().to_string();
+                Changed::Egdb
+            }
+            "egdb-pieces" => {
+                self.egdb_pieces = parse_int(name, value, 0, crate::egdb::index::MAX_PIECES)?;
+                Changed::Egdb
             }
             _ => return Ok(Changed::Unknown),
         };

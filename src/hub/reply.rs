@@ -28,7 +28,8 @@ pub fn error(msg: &str) -> String {
     Writer::new("error").quoted("message", clean).finish()
 }
 
-/// The `info` line: depth, mean-depth, score, nodes, time, nps, pv.
+/// The `info` line: depth, mean-depth, score, nodes, time, nps, pv, and
+/// `tbhits` when endgame tables are in use.
 pub fn info(i: &Info) -> String {
     let secs = i.time.as_secs_f64();
     let nps = if secs > 0.0 {
@@ -37,15 +38,19 @@ pub fn info(i: &Info) -> String {
         0.0
     };
     let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-    Writer::new("info")
+    let w = Writer::new("info")
         .pair("depth", i.depth)
         .pair("mean-depth", format_args!("{:.1}", i.mean_depth))
         .pair("score", Men(i.score))
         .pair("nodes", i.nodes)
         .pair("time", format_args!("{secs:.3}"))
         .pair("nps", format_args!("{nps:.1}"))
-        .quoted("pv", pv.join(" "))
-        .finish()
+        .quoted("pv", pv.join(" "));
+    match i.tb_hits {
+        Some(n) => w.pair("tbhits", n),
+        None => w,
+    }
+    .finish()
 }
 
 /// The `done` line.
@@ -91,10 +96,16 @@ mod tests {
             nodes: 1_234_567,
             time: Duration::from_millis(1234),
             pv: vec![m],
+            tb_hits: None,
         };
         assert_eq!(
             info(&i),
             "info depth=12 mean-depth=11.8 score=-99.97 nodes=1234567 time=1.234 nps=1.0 pv=\"32-28\""
         );
+        let t = Info {
+            tb_hits: Some(42),
+            ..i
+        };
+        assert!(info(&t).ends_with(" pv=\"32-28\" tbhits=42"));
     }
 }

@@ -91,6 +91,8 @@ impl Session {
             let mut e = Engine::with_tt_size(params.tt_size);
             e.set_threads(params.threads);
             e.set_evaluators(params.evaluators.clone());
+            e.set_egdb(params.egdb_dir(), params.egdb_pieces);
+            e.set_egdb_auto(params.egdb_path.trim().is_empty());
             e
         })
     }
@@ -125,6 +127,20 @@ impl Session {
                 if let Some(e) = self.engine.as_mut() {
                     e.set_evaluators(self.params.evaluators.clone());
                 }
+            }
+            Changed::Egdb => {
+                // Read the tables now so that a missing or damaged file is
+                // reported to the client; the engine plays on without it.
+                let (dir, n, kind) = (
+                    self.params.egdb_dir(),
+                    self.params.egdb_pieces,
+                    self.params.variant(),
+                );
+                let auto = self.params.egdb_path.trim().is_empty();
+                let e = self.engine();
+                e.set_egdb(dir, n);
+                e.set_egdb_auto(auto);
+                e.load_egdb(kind)?;
             }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),
             Changed::Nothing => {}

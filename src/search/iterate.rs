@@ -35,6 +35,8 @@ pub struct Job {
     pub start: Instant,
     /// The static evaluation for the variant searched.
     pub eval: Evaluator,
+    /// The endgame tables of the variant and the most pieces probed.
+    pub egdb: Option<(std::sync::Arc<crate::egdb::Tables>, u32)>,
 }
 
 /// Why the iteration loop ended.
@@ -345,5 +347,9 @@ fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32) ->
         nodes,
         time: job.start.elapsed(),
         pv: st.pv.clone(),
+        tb_hits: job
+            .egdb
+            .as_ref()
+            .map(|_| w.shared.total_tb_hits().max(w.tb_hits)),
     }
 }

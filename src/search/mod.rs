@@ -13,12 +13,14 @@ mod ordering;
 mod prune;
 mod pvs;
 mod qsearch;
+mod tables;
 mod threads;
 pub mod time;
 pub mod tt;
 mod worker;
 
 use crate::board::Move;
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::eval::weights::Family;
 use crate::game::{DrawState, Game};
@@ -80,6 +82,8 @@ pub struct Info {
     pub time: Duration,
     /// Principal variation, legal from the root.
     pub pv: Vec<Move>,
+    /// Nodes settled by the endgame tables so far (`None`: no tables).
+    pub tb_hits: Option<u64>,
 }
 
 /// What a search sends back.
@@ -100,7 +104,19 @@ pub struct Engine {
     tt: Arc<tt::Tt>,
     /// The evaluation per variant family (International, Frisian).
     evals: [Evaluator; 2],
+    /// Endgame tables: where, up to how many pieces (0: off), and the
+    /// tables loaded so far, per variant (loaded at the first search).
+    egdb_dir: std::path::PathBuf,
+    egdb_pieces: u32,
+    egdb: Vec<Arc<Tables>>,
+    /// Build missing small tables in the background on first use.
+    egdb_auto: bool,
+    /// Background builds per variant (at most one each, ever): the
+    /// "finished" flag, and whether the tables were read again since.
+    egdb_building: Vec<(VariantKind, Arc<AtomicBool>, bool)>,
 }
+
+pub use tables::EGDB_AUTO_PIECES;
 
 /// The running search's controls.
 pub struct SearchHandle {
@@ -167,6 +183,11 @@ impl Engine {
             threads: 1,
             tt: Arc::new(tt::Tt::new(log2)),
             evals: Evaluator::embedded_all(),
+            egdb_dir: std::path::PathBuf::new(),
+            egdb_pieces: 0,
+            egdb: Vec::new(),
+            egdb_auto: false,
+            egdb_building: Vec::new(),
         }
     }
 
@@ -237,7 +258,14 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let ponder_hit = Arc::new(AtomicBool::new(false));
         let legal = game.legal_moves();
-        let moves: Vec<Move> = legal.iter().copied().collect();
+        let mut moves: Vec<Move> = legal.iter().copied().collect();
+        let egdb = self.egdb(game.variant(), game.position().occupied().count_ones());
+        if let Some(t) = &egdb
+            && game.position().occupied().count_ones() <= self.egdb_pieces
+        {
+            // docs/egdb.md: at the root only the moves that keep the value.
+            moves = with_variant!(game.variant(), V => t.root_moves::<V>(game.position(), &moves));
+        }
         let thread = if moves.is_empty() {
             // Lost (§7): nothing to search, but still exactly one Done.
             std::thread::Builder::new()
@@ -260,6 +288,7 @@ impl Engine {
                 mode,
                 start: Instant::now(),
                 eval: self.evaluator(game.variant()).clone(),
+                egdb: egdb.map(|t| (t, self.egdb_pieces)),
             };
             let shared = threads::Shared::new(
                 stop.clone(),

@@ -53,6 +53,10 @@ impl<V: Variant> Worker<'_, V> {
             Probe::Cut(s) => return s,
             Probe::Go(m) => m,
         };
+        // Endgame tables, at nodes with few pieces (docs/egdb.md, "Probing").
+        if let Some(s) = self.egdb_score(node) {
+            return s;
+        }
         if !pv_node && let Some(s) = self.prune(node, beta, depth) {
             return s;
         }

@@ -23,6 +23,8 @@ pub struct Shared {
     pub ponder_hit: Arc<AtomicBool>,
     /// Node count of each thread, published every few thousand nodes.
     nodes: Vec<AtomicU64>,
+    /// Endgame table hits of each thread, published with the nodes.
+    tb_hits: Vec<AtomicU64>,
     /// Node limit over all threads (checked by the main thread).
     pub node_limit: Option<u64>,
     /// Deepest iteration completed by any thread.
@@ -52,6 +54,7 @@ impl Shared {
             stop,
             ponder_hit,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            tb_hits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit,
             completed: AtomicU32::new(0),
             helper_result: Mutex::new(None),
@@ -90,6 +93,19 @@ impl Shared {
         }
     }
 
+    /// Publishes thread `id`'s endgame table hits.
+    #[inline]
+    pub fn publish_tb_hits(&self, id: usize, n: u64) {
+        if let Some(c) = self.tb_hits.get(id) {
+            c.store(n, Ordering::Relaxed);
+        }
+    }
+
+    /// Endgame table hits of all threads as last published.
+    pub fn total_tb_hits(&self) -> u64 {
+        self.tb_hits.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+
     /// Nodes of all threads as last published.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|c| c.load(Ordering::Relaxed)).sum()
@@ -111,6 +127,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 .stack_size(8 << 20)
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::<V>::new(id, shared, tt, &job.eval, &job.history);
+                    w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
                     iterate::iterate(&mut w, job, None);
                 });
             match spawned {
@@ -119,6 +136,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
             }
         }
         let mut w = Worker::<V>::new(0, shared, tt, &job.eval, &job.history);
+        w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
         w.clock = Some(Clock::new(job.plan, job.mode == Mode::Ponder));
         if threads == 1 {
             w.node_limit = job.limits.nodes;

@@ -10,6 +10,7 @@ use super::threads::Shared;
 use super::time::Clock;
 use super::tt::Tt;
 use crate::board::{Move, MoveList, Square, movegen};
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::variant::Variant;
 use std::marker::PhantomData;
@@ -63,6 +64,8 @@ pub struct Worker<'a, V: Variant> {
     /// The static evaluation.
     pub eval: &'a Evaluator,
     pub nodes: u64,
+    /// Nodes settled by the endgame tables.
+    pub tb_hits: u64,
     /// Node limit for this thread (one thread: the exact limit).
     pub node_limit: Option<u64>,
     /// The clock; only the main thread (id 0) has one.
@@ -79,6 +82,8 @@ pub struct Worker<'a, V: Variant> {
     pub root_depth: i32,
     /// Late move reductions by depth and move number.
     pub(super) lmr: [[u8; 64]; 64],
+    /// Endgame tables and the most pieces probed (docs/egdb.md).
+    pub egdb: Option<(&'a Tables, u32)>,
     _variant: PhantomData<V>,
 }
 
@@ -111,6 +116,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             tt,
             eval,
             nodes: 0,
+            tb_hits: 0,
             node_limit: None,
             clock: None,
             stopped: false,
@@ -121,6 +127,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             leaves: 0,
             root_depth: 1,
             lmr: lmr_table(),
+            egdb: None,
             _variant: PhantomData,
         }
     }
@@ -143,6 +150,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// the hard deadline.
     pub fn poll(&mut self) {
         self.shared.publish_nodes(self.id, self.nodes);
+        self.shared.publish_tb_hits(self.id, self.tb_hits);
         if self.shared.stop.load(AtomicOrdering::Relaxed) {
             self.stopped = true;
         }
@@ -200,6 +208,29 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.leaf_plies += node.ply as u64;
         self.leaves += 1;
         self.eval.evaluate::<V>(&node.pos, &node.draw)
+    }
+
+    /// The table score of `node`, if it has few enough pieces, its table
+    /// is loaded and the draw rules let the search trust it.
+    #[inline]
+    pub(super) fn egdb_score(&mut self, node: &Node) -> Option<super::Score> {
+        let (db, n) = self.egdb?;
+        if node.pos.occupied().count_ones() > n {
+            return None;
+        }
+        self.egdb_probe(db, node)
+    }
+
+    #[inline(never)]
+    fn egdb_probe(&mut self, db: &Tables, node: &Node) -> Option<super::Score> {
+        let v = db.probe::<V>(&node.pos)?;
+        let eval = self.eval;
+        let (pos, draw) = (&node.pos, &node.draw);
+        let s = crate::egdb::probe::search_score::<V>(v, pos, draw, node.ply, || {
+            eval.evaluate::<V>(pos, draw)
+        })?;
+        self.tb_hits += 1;
+        Some(s)
     }
 
     /// Plays `mv` from `node`: the child node, whose key is pushed on

@@ -13,6 +13,8 @@ cargo build --release --locked
 engine="$(realpath "$target/release/molkwar")"
 venvs="$(mktemp -d "${TMPDIR:-/tmp}/molkwar-clients.XXXXXX")"
 trap 'rm -rf "$venvs"' EXIT
+# Endgame tables built on first use (docs/egdb.md) go here, not to $HOME.
+export MOLKWAR_EGDB="$venvs/egdb"
 for lib in pydraughts==0.6.7 py-draughts==1.10.1; do
     name="${lib%%==*}"
     python3 -m venv "$venvs/$name"

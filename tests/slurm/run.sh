@@ -64,6 +64,8 @@ bin="$(realpath "$target/release/molkwar")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/molkwar-slurm.XXXXXX")"
 chmod 700 "$work"
 mkdir -p "$work/munge" "$work/state" "$work/spool" "$work/logs" "$work/out"
+# Endgame tables built on first use (docs/egdb.md) go here, not to $HOME.
+export MOLKWAR_EGDB="$work/egdb"
 chmod 755 "$work/munge"  # munged wants its socket directory searchable
 pids=() names=()
 jobid=""
