@@ -111,9 +111,8 @@ pub struct Engine {
     egdb: Vec<Arc<Tables>>,
     /// Build missing small tables in the background on first use.
     egdb_auto: bool,
-    /// Background builds per variant (at most one each, ever): the
-    /// "finished" flag, and whether the tables were read again since.
-    egdb_building: Vec<(VariantKind, Arc<AtomicBool>, bool)>,
+    /// Background builds (at most one per variant, ever).
+    egdb_building: Vec<tables::Build>,
 }
 
 pub use tables::EGDB_AUTO_PIECES;
@@ -259,9 +258,10 @@ impl Engine {
         let ponder_hit = Arc::new(AtomicBool::new(false));
         let legal = game.legal_moves();
         let mut moves: Vec<Move> = legal.iter().copied().collect();
-        let egdb = self.egdb(game.variant(), game.position().occupied().count_ones());
+        let pieces = game.position().occupied().count_ones();
+        let egdb = self.egdb(game.variant(), pieces);
         if let Some(t) = &egdb
-            && game.position().occupied().count_ones() <= self.egdb_pieces
+            && pieces <= self.egdb_pieces
         {
             // docs/egdb.md: at the root only the moves that keep the value.
             moves = with_variant!(game.variant(), V => t.root_moves::<V>(game.position(), &moves));

@@ -20,7 +20,7 @@ impl<V: Variant> Worker<'_, V> {
         if self.stopped {
             return 0;
         }
-        if ply >= MAX_PLY - 1 || ply + 1 >= self.frames.len() {
+        if ply >= MAX_PLY - 1 {
             return self.leaf_eval(node);
         }
         if self.drawn(node) {

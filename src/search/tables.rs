@@ -26,6 +26,15 @@ fn has_small_tables(dir: &Path, kind: VariantKind) -> bool {
         .all(|m| storage::path(dir, kind, m).is_file())
 }
 
+/// A background build of one variant's small tables.
+pub(super) struct Build {
+    kind: VariantKind,
+    /// Set by the build thread when it ends.
+    done: Arc<AtomicBool>,
+    /// The tables were read again since it ended.
+    reread: bool,
+}
+
 impl Engine {
     /// Allows the build of the tables of at most [`EGDB_AUTO_PIECES`]
     /// pieces, in the background, at the first search of an ending — only
@@ -37,7 +46,7 @@ impl Engine {
     }
 
     fn start_auto_build(&mut self, kind: VariantKind) {
-        if self.egdb_building.iter().any(|(k, _, _)| *k == kind) {
+        if self.egdb_building.iter().any(|b| b.kind == kind) {
             return;
         }
         let done = Arc::new(AtomicBool::new(false));
@@ -69,7 +78,11 @@ impl Engine {
                 flag.store(true, Ordering::Release);
             });
         match spawned {
-            Ok(_) => self.egdb_building.push((kind, done, false)),
+            Ok(_) => self.egdb_building.push(Build {
+                kind,
+                done,
+                reread: false,
+            }),
             Err(e) => log::error!("egdb: cannot start the build thread: {e}"),
         }
     }
@@ -123,12 +136,12 @@ impl Engine {
             return None;
         }
         // A background build: nothing until it is done, then read again.
-        if let Some(b) = self.egdb_building.iter_mut().find(|b| b.0 == kind) {
-            if !b.1.load(Ordering::Acquire) {
+        if let Some(b) = self.egdb_building.iter_mut().find(|b| b.kind == kind) {
+            if !b.done.load(Ordering::Acquire) {
                 return None;
             }
-            if !b.2 {
-                b.2 = true;
+            if !b.reread {
+                b.reread = true;
                 self.egdb.retain(|t| t.variant() != kind);
             }
         }

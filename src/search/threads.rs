@@ -85,31 +85,30 @@ impl Shared {
         r.as_ref().filter(|c| c.depth > depth).cloned()
     }
 
-    /// Publishes thread `id`'s node count.
+    /// Publishes thread `id`'s node count and endgame table hits.
     #[inline]
-    pub fn publish_nodes(&self, id: usize, n: u64) {
-        if let Some(c) = self.nodes.get(id) {
-            c.store(n, Ordering::Relaxed);
+    pub fn publish(&self, id: usize, nodes: u64, tb_hits: u64) {
+        for (counters, n) in [(&self.nodes, nodes), (&self.tb_hits, tb_hits)] {
+            if let Some(c) = counters.get(id) {
+                c.store(n, Ordering::Relaxed);
+            }
         }
-    }
-
-    /// Publishes thread `id`'s endgame table hits.
-    #[inline]
-    pub fn publish_tb_hits(&self, id: usize, n: u64) {
-        if let Some(c) = self.tb_hits.get(id) {
-            c.store(n, Ordering::Relaxed);
-        }
-    }
-
-    /// Endgame table hits of all threads as last published.
-    pub fn total_tb_hits(&self) -> u64 {
-        self.tb_hits.iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
 
     /// Nodes of all threads as last published.
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+        total(&self.nodes)
     }
+
+    /// Endgame table hits of all threads as last published.
+    pub fn total_tb_hits(&self) -> u64 {
+        total(&self.tb_hits)
+    }
+}
+
+/// The sum of per-thread counters.
+fn total(counters: &[AtomicU64]) -> u64 {
+    counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
 }
 
 /// Runs a whole search on the calling thread plus `threads - 1` helpers and
@@ -126,8 +125,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 .name(format!("search-{id}"))
                 .stack_size(8 << 20)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::<V>::new(id, shared, tt, &job.eval, &job.history);
-                    w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
+                    let mut w = Worker::<V>::new(id, shared, tt, job);
                     iterate::iterate(&mut w, job, None);
                 });
             match spawned {
@@ -135,8 +133,7 @@ pub fn run<V: Variant>(job: Job, tt: Arc<Tt>, shared: Shared, threads: usize, tx
                 Err(e) => log::warn!("cannot start search thread {id}: {e}"),
             }
         }
-        let mut w = Worker::<V>::new(0, shared, tt, &job.eval, &job.history);
-        w.egdb = job.egdb.as_ref().map(|(t, n)| (&**t, *n));
+        let mut w = Worker::<V>::new(0, shared, tt, job);
         w.clock = Some(Clock::new(job.plan, job.mode == Mode::Ponder));
         if threads == 1 {
             w.node_limit = job.limits.nodes;

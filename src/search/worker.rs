@@ -4,6 +4,7 @@
 //! rule draw.
 
 use super::MAX_PLY;
+use super::iterate::Job;
 use super::node::Node;
 use super::ordering::Ordering;
 use super::threads::Shared;
@@ -100,21 +101,16 @@ fn lmr_table() -> [[u8; 64]; 64] {
 }
 
 impl<'a, V: Variant> Worker<'a, V> {
-    /// A worker for thread `id` over the game history `keys`.
-    pub fn new(
-        id: usize,
-        shared: &'a Shared,
-        tt: &'a Tt,
-        eval: &'a Evaluator,
-        keys: &[u64],
-    ) -> Self {
-        let mut k = Vec::with_capacity(keys.len() + MAX_PLY + 2);
-        k.extend_from_slice(keys);
+    /// A worker for thread `id` of the search `job`: its evaluation, game
+    /// history and endgame tables.
+    pub fn new(id: usize, shared: &'a Shared, tt: &'a Tt, job: &'a Job) -> Self {
+        let mut k = Vec::with_capacity(job.history.len() + MAX_PLY + 2);
+        k.extend_from_slice(&job.history);
         Worker {
             id,
             shared,
             tt,
-            eval,
+            eval: &job.eval,
             nodes: 0,
             tb_hits: 0,
             node_limit: None,
@@ -127,7 +123,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             leaves: 0,
             root_depth: 1,
             lmr: lmr_table(),
-            egdb: None,
+            egdb: job.egdb.as_ref().map(|(t, n)| (&**t, *n)),
             _variant: PhantomData,
         }
     }
@@ -149,8 +145,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// Publishes the node count and checks the stop flag, ponder-hit and
     /// the hard deadline.
     pub fn poll(&mut self) {
-        self.shared.publish_nodes(self.id, self.nodes);
-        self.shared.publish_tb_hits(self.id, self.tb_hits);
+        self.shared.publish(self.id, self.nodes, self.tb_hits);
         if self.shared.stop.load(AtomicOrdering::Relaxed) {
             self.stopped = true;
         }
