@@ -199,6 +199,13 @@ impl Iterator for Squares {
     }
 }
 
+/// The board turned by 180° (square n goes to 51 − n): in the ghost-square
+/// layout, a reversal of the 54 bits.
+#[inline]
+pub fn turned(bb: Bitboard) -> Bitboard {
+    bb.reverse_bits() >> 10
+}
+
 /// The squares of `bb`.
 #[inline(always)]
 pub fn squares(bb: Bitboard) -> Squares {
@@ -214,6 +221,16 @@ mod tests {
         assert_eq!(BOARD.count_ones(), 50);
         for ghost in [10, 21, 32, 43] {
             assert_eq!(BOARD & (1 << ghost), 0);
+        }
+    }
+
+    #[test]
+    fn turning_maps_square_n_to_51_minus_n() {
+        for s in Square::all() {
+            let t = turned(s.mask());
+            assert_eq!(t.count_ones(), 1);
+            assert_eq!(s.turned().number(), 51 - s.number());
+            assert_eq!(t, s.turned().mask());
         }
     }
 

@@ -69,6 +69,13 @@ impl Square {
         self.0 as u32
     }
 
+    /// The square on the board turned by 180°: number n goes to 51 − n
+    /// (the ghost-square layout is symmetric: bit b goes to 53 − b).
+    #[inline]
+    pub const fn turned(self) -> Square {
+        Square(53 - self.0)
+    }
+
     /// The one-bit mask of this square.
     #[inline(always)]
     pub const fn mask(self) -> u64 {

@@ -13,6 +13,7 @@
 //! (Frisian only) the §6 restriction state of each side that has men and
 //! kings. Men of both sides on one square are the only holes of the index.
 
+use crate::board::bitboard::turned;
 use crate::board::{Bitboard, Color, Position, Restriction, Square, squares};
 use crate::variant::Variant;
 use std::fmt;
@@ -131,20 +132,9 @@ impl fmt::Display for Material {
     }
 }
 
-/// The board turned by 180°: square n goes to 51 - n. In the ghost layout
-/// this is a bit reversal of the 54 bits (docs/egdb.md).
-#[inline]
-pub fn flip(bb: Bitboard) -> Bitboard {
-    bb.reverse_bits() >> 10
-}
-
-fn flip_square(s: Square) -> Square {
-    Square::from_bit(53 - s.bit()).unwrap_or(s)
-}
-
 fn flip_restriction(r: Restriction) -> Restriction {
     match r.king() {
-        Some(k) => Restriction::new(flip_square(k), r.count()).unwrap_or(Restriction::NONE),
+        Some(k) => Restriction::new(k.turned(), r.count()).unwrap_or(Restriction::NONE),
         None => Restriction::NONE,
     }
 }
@@ -156,9 +146,9 @@ pub fn normalise(pos: &Position) -> Position {
         return *pos;
     }
     Position::new(
-        flip(pos.pieces(Color::Black)),
-        flip(pos.pieces(Color::White)),
-        flip(pos.kings()),
+        turned(pos.pieces(Color::Black)),
+        turned(pos.pieces(Color::White)),
+        turned(pos.kings()),
         Color::White,
     )
     .with_restriction(
@@ -436,16 +426,6 @@ fn restriction_of(rank: u64, kings: Bitboard) -> Restriction {
 mod tests {
     use super::*;
     use crate::variant::{Frisian, International};
-
-    #[test]
-    fn flip_maps_square_n_to_51_minus_n() {
-        for s in Square::all() {
-            let t = flip(s.mask());
-            assert_eq!(t.count_ones(), 1);
-            assert_eq!(flip_square(s).number(), 51 - s.number());
-            assert_eq!(t, flip_square(s).mask());
-        }
-    }
 
     fn round_trip<V: Variant>(m: Material) {
         let l = Layout::new::<V>(m);

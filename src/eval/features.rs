@@ -322,6 +322,7 @@ pub(crate) mod reference {
 mod tests {
     use super::*;
     use crate::arena::rng::Rng;
+    use crate::board::bitboard::turned;
     use crate::board::fen::parse_fen;
     use crate::board::movegen;
     use crate::variant::{Frisian, International, Variant};
@@ -338,11 +339,10 @@ mod tests {
 
     /// The colour-flipped twin: turned 180°, colours and turn swapped.
     fn flipped(pos: &Position) -> Position {
-        let turn = |b: Bitboard| b.reverse_bits() >> 10;
         Position::new(
-            turn(pos.pieces(Color::Black)),
-            turn(pos.pieces(Color::White)),
-            turn(pos.kings()),
+            turned(pos.pieces(Color::Black)),
+            turned(pos.pieces(Color::White)),
+            turned(pos.kings()),
             pos.side().other(),
         )
     }
