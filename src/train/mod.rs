@@ -17,6 +17,11 @@ use crate::variant::VariantKind;
 use data::DataSet;
 use std::time::Instant;
 
+/// The weights (opening and ending of each feature) of material: the
+/// features before [`features::TURN`]. They are always learnt and never
+/// penalised.
+const MATERIAL_WEIGHTS: usize = 2 * features::TURN;
+
 /// Which of the `2 · COUNT` weights (opening, ending per feature) the
 /// training set `tr` shows often enough to learn: Adam moves every weight
 /// by about the step size whatever its gradient's size, so a weight fitted
@@ -36,7 +41,7 @@ fn learnt_weights(d: &DataSet, tr: &[u32], min_count: f32) -> Vec<bool> {
     }
     seen.iter()
         .enumerate()
-        .map(|(k, &c)| k < 2 * features::TURN || c >= min_count)
+        .map(|(k, &c)| k < MATERIAL_WEIGHTS || c >= min_count)
         .collect()
 }
 
@@ -272,8 +277,7 @@ pub fn train(
                     g += t[k];
                 }
                 let w = &mut m.w[k / 2][k % 2];
-                // L2 on everything but the material weights.
-                let g = g * inv + cfg.l2 * *w * (k >= 2 * features::TURN) as u8 as f32;
+                let g = g * inv + cfg.l2 * *w * (k >= MATERIAL_WEIGHTS) as u8 as f32;
                 am[k] = b1 * am[k] + (1.0 - b1) * g;
                 av[k] = b2 * av[k] + (1.0 - b2) * g * g;
                 let mh = am[k] / c1;
@@ -353,7 +357,7 @@ mod tests {
         let seen = learnt_weights(&d, &all, 50.0);
         let start = Model::material(VariantKind::International);
         let (mut kept, mut moved) = (0, 0);
-        for (k, &learnt) in seen.iter().enumerate().skip(2 * features::TURN) {
+        for (k, &learnt) in seen.iter().enumerate().skip(MATERIAL_WEIGHTS) {
             let (a, b) = (m3.w[k / 2][k % 2], start.w[k / 2][k % 2]);
             if !learnt {
                 assert_eq!(a, b, "weight {k} learnt from too few positions");
