@@ -269,6 +269,23 @@ fn trusted_win_scores_in_the_band_with_a_legal_pv() {
 }
 
 #[test]
+fn capture_nodes_are_searched_not_probed() {
+    // White's only move 46-41 lets the black king take the last man
+    // (37x46): the node after it is a table win for Black, but a capture
+    // node, so the search finds the forced loss instead of a band score.
+    type V = International;
+    let pos = fen::parse_fen("W:W46:BK37").unwrap();
+    let only = *movegen::legal_moves::<V>(&pos).iter().next().unwrap();
+    assert_eq!(
+        international().probe::<V>(&pos.play::<V>(&only)),
+        Some(Value::Win)
+    );
+    let g = Game::new(VariantKind::International, pos);
+    let (_, s, _) = search(&mut engine_with_tables(), &g, 3);
+    assert!(s <= -FORCED, "a forced loss, not a band score: {s}");
+}
+
+#[test]
 fn table_draw_scores_zero() {
     type V = International;
     let pos = first_quiet::<V>(international(), "1010", Value::Draw);

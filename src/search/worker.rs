@@ -210,7 +210,9 @@ impl<'a, V: Variant> Worker<'a, V> {
     #[inline]
     pub(super) fn egdb_score(&mut self, node: &Node) -> Option<super::Score> {
         let (db, n) = self.egdb?;
-        if node.pos.occupied().count_ones() > n {
+        // Quiet positions only: a capture is searched (it may end the game
+        // at once, a win the band would understate).
+        if node.pos.occupied().count_ones() > n || movegen::has_capture::<V>(&node.pos) {
             return None;
         }
         self.egdb_probe(db, node)
