@@ -85,7 +85,7 @@ fn men_targets(side: Color, men: Bitboard, empty: Bitboard) -> [Bitboard; 2] {
 pub fn generate<V: Variant>(pos: &Position, list: &mut MoveList) {
     list.clear();
     let scan = scan_jumps::<V>(pos);
-    if scan.any != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
+    if scan.jumpers != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
         generate_captures::<V>(pos, &scan, list);
     } else {
         generate_quiet::<V>(pos, list);
@@ -109,7 +109,7 @@ pub fn count<V: Variant>(pos: &Position) -> usize {
 /// must be generated), so hot loops need no fresh list.
 pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     let scan = scan_jumps::<V>(pos);
-    if scan.any != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
+    if scan.jumpers != 0 || kings_can_capture::<V>(pos, pos.own() & pos.kings(), pos.opponent()) {
         if scan.continuing == 0 && pos.own() & pos.kings() == 0 {
             let mut n = 0;
             for_capture_dirs!(V, |d| {
@@ -161,22 +161,22 @@ pub fn has_move<V: Variant>(pos: &Position) -> bool {
 /// The men of `men` that can jump an `opp` piece onto `empty`.
 #[inline(always)]
 fn men_jumping<V: Variant>(men: Bitboard, opp: Bitboard, empty: Bitboard) -> Bitboard {
-    let mut jumpers = 0;
+    let mut sources = 0;
     for_capture_dirs!(V, |d| {
-        let r = d.reverse();
-        jumpers |= shift(opp & shift(empty, r), r);
+        sources |= jump_sources(d, opp, empty);
     });
-    men & jumpers
+    men & sources
 }
 
-/// True if a man on the square `m` can jump a piece of `prey` onto `empty`.
+/// The landing squares of the jumps of a man on the square `m` over a piece
+/// of `prey` onto `empty` (one per direction at most), without a branch.
 #[inline(always)]
-fn man_can_jump<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> bool {
-    let mut any = 0;
+fn man_landings<V: Variant>(m: Bitboard, prey: Bitboard, empty: Bitboard) -> Bitboard {
+    let mut lands = 0;
     for_capture_dirs!(V, |d| {
-        any |= shift(shift(m, d) & prey, d) & empty;
+        lands |= shift(shift(m, d) & prey, d) & empty;
     });
-    any != 0
+    lands
 }
 
 /// True if the side to move has a capture (and so must capture, §5.1).
@@ -306,32 +306,41 @@ impl Captures<'_> {
         self.list.push(mv);
     }
 
-    /// Man on `sq` having captured `captured` so far.
-    fn man<V: Variant>(&mut self, sq: Square, captured: Bitboard) {
-        let prey = self.opp & !captured;
+    /// Man on `sq` having captured `captured`, with `lands` (not empty) the
+    /// landing squares of its next jumps.
+    fn man<V: Variant>(&mut self, sq: Square, captured: Bitboard, lands: Bitboard) {
+        debug_assert!(lands != 0);
+        if lands & (lands - 1) == 0 {
+            // One way on, the usual case: no direction order to keep.
+            self.jump::<V>(sq, captured, lands);
+            return;
+        }
+        // Several ways on: in direction order, which the move order follows.
         let m = sq.mask();
-        let mut found = false;
-        // Unrolled over the capture directions: with constant directions
-        // each step is a plain shift.
         for_capture_dirs!(V, |d| {
-            let over = shift(m, d) & prey;
-            if over != 0 {
-                let land = shift(over, d) & self.empty;
-                if land != 0 {
-                    found = true;
-                    let to = Square::from_bit_unchecked(land.trailing_zeros());
-                    // Most sequences end after this jump: record them here
-                    // rather than pay for a call that finds nothing.
-                    if man_can_jump::<V>(land, prey & !over, self.empty) {
-                        self.man::<V>(to, captured | over);
-                    } else {
-                        self.record::<V>(to, captured | over);
-                    }
-                }
+            let land = lands & shift(shift(m, d), d);
+            if land != 0 {
+                self.jump::<V>(sq, captured, land);
             }
         });
-        if !found {
-            self.record::<V>(sq, captured);
+    }
+
+    /// The man on `sq` jumps onto the square `land`. The landing squares of
+    /// the jump after it are found here, before any call, so that a
+    /// sequence that ends (most do) is recorded without one.
+    #[inline(always)]
+    fn jump<V: Variant>(&mut self, sq: Square, captured: Bitboard, land: Bitboard) {
+        let to = land.trailing_zeros();
+        // A jump is two steps along one direction: the jumped square is the
+        // midpoint in the bit layout too.
+        let captured = captured | 1 << ((sq.bit() + to) / 2);
+        let to = Square::from_bit_unchecked(to);
+        // Captured pieces are no prey: that also rules out jumping back.
+        let next = man_landings::<V>(land, self.opp & !captured, self.empty);
+        if next == 0 {
+            self.record::<V>(to, captured);
+        } else {
+            self.man::<V>(to, captured, next);
         }
     }
 
@@ -385,8 +394,8 @@ impl Captures<'_> {
 struct JumpScan {
     /// Per direction, the landing squares of the men's jumps that way.
     landings: [Bitboard; 8],
-    /// All landing squares: empty when no man can capture.
-    any: Bitboard,
+    /// The men that can capture: empty when no man can.
+    jumpers: Bitboard,
     /// Men with a jump that can be continued. A continued sequence
     /// captures at least two pieces and so beats every single jump in both
     /// variants (§5.6): when this is not empty, only these men and the kings
@@ -405,45 +414,48 @@ impl JumpScan {
     }
 }
 
+/// The squares from which a piece could jump a piece of `prey` along `d`
+/// onto `empty`.
+#[inline(always)]
+fn jump_sources(d: Dir, prey: Bitboard, empty: Bitboard) -> Bitboard {
+    let r = d.reverse();
+    shift(prey & shift(empty, r), r)
+}
+
 #[inline(always)]
 fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
     let men = pos.own() & !pos.kings();
     let opp = pos.opponent();
     let empty = BOARD & !pos.occupied();
-    let mut landings = [0; 8];
-    let mut any = 0;
+    // Most positions have no man capture: one union over the directions
+    // says so before any per-direction work.
+    let mut sources = 0;
     for_capture_dirs!(V, |d| {
-        let land = shift(shift(men, d) & opp, d) & empty;
-        landings[d.0 as usize] = land;
-        any |= land;
+        sources |= jump_sources(d, opp, empty);
     });
     let mut scan = JumpScan {
-        landings,
-        any,
+        landings: [0; 8],
+        jumpers: men & sources,
         continuing: 0,
         prey: opp,
     };
-    if any == 0 {
+    if scan.jumpers == 0 {
         return scan;
     }
-    // Squares from which a man could jump on, in any direction. The way back
-    // needs no exclusion: behind the jumped piece stands the jumping man,
-    // so that square is never empty.
-    let mut onwards = 0;
-    for_capture_dirs!(V, |e| {
-        onwards |= shift(opp & shift(empty, e.reverse()), e.reverse());
-    });
-    let mut over_kings = 0;
+    // A man that has landed can jump on if its landing square is a source.
+    // The way back needs no exclusion: behind the jumped piece stands the
+    // jumping man, so that square is never empty.
+    let mut jumped = 0;
     for_capture_dirs!(V, |d| {
-        let land = landings[d.0 as usize];
-        if land != 0 {
-            let back = d.reverse();
-            scan.continuing |= shift(shift(land & onwards, back), back);
-            over_kings |= shift(land, back) & pos.kings();
-        }
+        // No branch on `land`: it is as often empty as not.
+        let land = shift(shift(men, d) & opp, d) & empty;
+        scan.landings[d.0 as usize] = land;
+        let back = d.reverse();
+        scan.continuing |= shift(shift(land & sources, back), back);
+        jumped |= shift(land, back);
     });
     let king_first = V::capture_score(0, 1, false) > V::capture_score(1, 0, false);
-    if king_first && over_kings != 0 {
+    if king_first && jumped & pos.kings() != 0 {
         scan.prey = pos.kings() & opp;
     }
     scan
@@ -468,13 +480,11 @@ fn generate_captures<V: Variant>(pos: &Position, scan: &JumpScan, list: &mut Mov
     let opp = pos.opponent();
     let occ_all = pos.occupied();
     let empty = BOARD & !occ_all;
-    let mut jumpers = scan.continuing;
-    if jumpers == 0 {
-        for_capture_dirs!(V, |d| {
-            let back = d.reverse();
-            jumpers |= shift(shift(scan.landings[d.0 as usize], back), back);
-        });
-    }
+    let jumpers = if scan.continuing != 0 {
+        scan.continuing
+    } else {
+        scan.jumpers
+    };
     let mut c = Captures {
         opp,
         opp_kings: opp & pos.kings(),
@@ -488,7 +498,8 @@ fn generate_captures<V: Variant>(pos: &Position, scan: &JumpScan, list: &mut Mov
     };
     for from in squares(jumpers) {
         c.start(from);
-        c.man::<V>(from, 0);
+        let lands = man_landings::<V>(from.mask(), opp, c.empty);
+        c.man::<V>(from, 0, lands);
     }
     c.by_king = true;
     for from in squares(own & pos.kings()) {
