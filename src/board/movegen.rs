@@ -5,7 +5,9 @@
 //! piece that keeps only the best sequences by the variant's precedence
 //! (§5.6) and merges duplicates (§5.5) as they are found.
 
-use super::bitboard::{BOARD, Bitboard, Dir, first_blocker, free_ray, shift, squares, step};
+use super::bitboard::{
+    BOARD, Bitboard, Dir, first_blocker, free_ray, nearest, ray, shift, squares, step,
+};
 use super::moves::{Move, MoveList};
 use super::position::{Color, Position};
 use super::square::Square;
@@ -344,47 +346,42 @@ impl Captures<'_> {
         }
     }
 
-    /// King on `sq` having captured `captured`, arrived along `arrival`;
-    /// `straight` is false on landing squares past the first, where going on
-    /// in the arrival direction would only repeat the first square's
-    /// sequences (docs/rules.md §5.5 convention).
-    fn king<V: Variant>(
-        &mut self,
-        sq: Square,
-        captured: Bitboard,
-        arrival: Option<Dir>,
-        straight: bool,
-    ) {
-        let prey = self.opp & !captured;
+    /// King on `sq` having captured `captured`; `banned` is a piece it may
+    /// not capture from here (see [`Self::king_lands`]).
+    fn king<V: Variant>(&mut self, sq: Square, captured: Bitboard, banned: Bitboard) {
+        // Captured pieces are no prey: that also keeps the king from going
+        // back the way it came.
+        let prey = self.opp & !captured & !banned;
         let mut found = false;
-        for &d in capture_dirs::<V>() {
-            if let Some(a) = arrival
-                && (d == a.reverse() || (d == a && !straight))
-            {
-                continue;
+        // Unrolled over constant directions, like the men's search, with one
+        // branch per direction.
+        for_capture_dirs!(V, |d| {
+            let x = nearest(d, ray(d, sq) & self.occ);
+            if x & prey != 0 {
+                let x = Square::from_bit_unchecked(x.trailing_zeros());
+                let lands = free_ray(d, x, self.occ);
+                if lands != 0 {
+                    found = true;
+                    self.king_lands::<V>(d, x, captured | x.mask(), lands);
+                }
             }
-            let Some(x) = first_blocker(d, sq, self.occ) else {
-                continue;
-            };
-            if x.mask() & prey == 0 {
-                continue;
-            }
-            let lands = free_ray(d, x, self.occ);
-            if lands == 0 {
-                continue;
-            }
-            found = true;
-            let first = if d.increasing() {
-                lands.trailing_zeros()
-            } else {
-                63 - lands.leading_zeros()
-            };
-            for l in squares(lands) {
-                self.king::<V>(l, captured | x.mask(), Some(d), l.bit() == first);
-            }
-        }
+        });
         if !found {
             self.record::<V>(sq, captured);
+        }
+    }
+
+    /// The king has jumped `x` along `d` and may stop on any of `lands`.
+    /// From a landing square past the first, going on straight would only
+    /// repeat the first square's sequences (docs/rules.md §5.5 convention):
+    /// there the piece ahead, which no other direction reaches, is banned.
+    #[inline(always)]
+    fn king_lands<V: Variant>(&mut self, d: Dir, x: Square, captured: Bitboard, lands: Bitboard) {
+        let first = nearest(d, lands);
+        let ahead = nearest(d, ray(d, x) & self.occ);
+        for l in squares(lands) {
+            let banned = if l.mask() == first { 0 } else { ahead };
+            self.king::<V>(l, captured, banned);
         }
     }
 }
@@ -504,7 +501,7 @@ fn generate_captures<V: Variant>(pos: &Position, scan: &JumpScan, list: &mut Mov
     c.by_king = true;
     for from in squares(own & pos.kings()) {
         c.start(from);
-        c.king::<V>(from, 0, None, true);
+        c.king::<V>(from, 0, 0);
     }
 }
 
