@@ -5,18 +5,17 @@
 //! piece that keeps only the best sequences by the variant's precedence
 //! (§5.6) and merges duplicates (§5.5) as they are found.
 
-use super::bitboard::{
-    BOARD, Bitboard, Dir, first_blocker, free_ray, nearest, ray, shift, squares, step,
-};
+use super::bitboard::{BOARD, Bitboard, Dir, free_ray, nearest, ray, shift, squares};
 use super::moves::{Move, MoveList};
 use super::position::{Color, Position};
 use super::square::Square;
 use crate::variant::Variant;
 
-/// Runs `$body` once per capture direction of `$V` with `$d` bound to a
-/// constant direction, so that the compiler folds every step into a shift.
-macro_rules! for_capture_dirs {
-    ($V:ty, |$d:ident| $body:block) => {{
+/// Runs `$body` once per direction with `$d` bound to a constant direction,
+/// so that the compiler folds every step into a shift: the four diagonals,
+/// then the four orthogonals if `$orthogonal` (a constant) holds.
+macro_rules! for_dirs {
+    ($orthogonal:expr, |$d:ident| $body:block) => {{
         {
             let $d = Dir::NW;
             $body
@@ -33,7 +32,7 @@ macro_rules! for_capture_dirs {
             let $d = Dir::SE;
             $body
         }
-        if <$V>::ORTHOGONAL_CAPTURES {
+        if $orthogonal {
             {
                 let $d = Dir::W;
                 $body
@@ -54,24 +53,19 @@ macro_rules! for_capture_dirs {
     }};
 }
 
-/// Directions a piece captures in: 4 diagonals, plus 4 orthogonals in Frisian.
-#[inline(always)]
-fn capture_dirs<V: Variant>() -> &'static [Dir] {
-    if V::ORTHOGONAL_CAPTURES {
-        &Dir::ALL
-    } else {
-        &Dir::DIAGONAL
-    }
+/// [`for_dirs`] over the directions a piece of `$V` captures in: 4
+/// diagonals, plus 4 orthogonals in Frisian.
+macro_rules! for_capture_dirs {
+    ($V:ty, |$d:ident| $body:block) => {
+        for_dirs!(<$V>::ORTHOGONAL_CAPTURES, |$d| $body)
+    };
 }
 
-/// Directions a king makes quiet moves in.
-#[inline(always)]
-fn king_move_dirs<V: Variant>() -> &'static [Dir] {
-    if V::ORTHOGONAL_KING_MOVES {
-        &Dir::ALL
-    } else {
-        &Dir::DIAGONAL
-    }
+/// [`for_dirs`] over the directions a king of `$V` makes quiet moves in.
+macro_rules! for_king_move_dirs {
+    ($V:ty, |$d:ident| $body:block) => {
+        for_dirs!(<$V>::ORTHOGONAL_KING_MOVES, |$d| $body)
+    };
 }
 
 /// The squares `men` of `side` can step to: forward left and forward right.
@@ -131,9 +125,9 @@ pub fn count_with<V: Variant>(pos: &Position, scratch: &mut MoveList) -> usize {
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
     let occ = pos.occupied();
     for k in squares(kings) {
-        for &d in king_move_dirs::<V>() {
+        for_king_move_dirs!(V, |d| {
             n += free_ray(d, k, occ).count_ones();
-        }
+        });
     }
     n as usize
 }
@@ -151,11 +145,11 @@ pub fn has_move<V: Variant>(pos: &Position) -> bool {
     let occ = pos.occupied();
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
     for k in squares(kings) {
-        for &d in king_move_dirs::<V>() {
+        for_king_move_dirs!(V, |d| {
             if free_ray(d, k, occ) != 0 {
                 return true;
             }
-        }
+        });
     }
     has_capture::<V>(pos)
 }
@@ -202,18 +196,19 @@ fn can_capture<V: Variant>(pos: &Position, me: Bitboard, them: Bitboard) -> bool
 }
 
 /// True if one of `kings` can capture a piece of `them`.
-#[inline]
+#[inline(always)]
 fn kings_can_capture<V: Variant>(pos: &Position, kings: Bitboard, them: Bitboard) -> bool {
     let occ = pos.occupied();
     let empty = BOARD & !occ;
     for k in squares(kings) {
-        for &d in capture_dirs::<V>() {
-            if let Some(x) = first_blocker(d, k, occ)
-                && x.mask() & them != 0
-                && step(x.mask(), d) & empty != 0
-            {
-                return true;
-            }
+        // The nearest piece along each direction, if it is theirs, with an
+        // empty square behind it: no branch per direction.
+        let mut hit = 0;
+        for_capture_dirs!(V, |d| {
+            hit |= shift(nearest(d, ray(d, k) & occ) & them, d) & empty;
+        });
+        if hit != 0 {
+            return true;
         }
     }
     false
@@ -248,11 +243,11 @@ fn generate_quiet<V: Variant>(pos: &Position, list: &mut MoveList) {
     // §6: the tracked king may not make a fourth quiet move in a row.
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
     for k in squares(kings) {
-        for &d in king_move_dirs::<V>() {
+        for_king_move_dirs!(V, |d| {
             for to in squares(free_ray(d, k, occ)) {
                 list.push(Move::quiet(k, to));
             }
-        }
+        });
     }
 }
 
