@@ -217,10 +217,10 @@ fn kings_can_capture<V: Variant>(pos: &Position, kings: Bitboard, them: Bitboard
 /// The quiet moves of `men` one step along `d` onto `empty`.
 #[inline(always)]
 fn push_men_steps(list: &mut MoveList, men: Bitboard, empty: Bitboard, d: Dir) {
-    for to in squares(shift(men, d) & empty) {
+    list.extend(squares(shift(men, d) & empty).map(|to| {
         let from = Square::from_bit_unchecked((to.bit() as i32 - d.offset()) as u32);
-        list.push(Move::quiet(from, to));
-    }
+        Move::quiet(from, to)
+    }));
 }
 
 /// Quiet moves (no capture exists).
@@ -244,9 +244,7 @@ fn generate_quiet<V: Variant>(pos: &Position, list: &mut MoveList) {
     let kings = pos.own() & pos.kings() & !pos.restriction(side).blocked_king();
     for k in squares(kings) {
         for_king_move_dirs!(V, |d| {
-            for to in squares(free_ray(d, k, occ)) {
-                list.push(Move::quiet(k, to));
-            }
+            list.extend(squares(free_ray(d, k, occ)).map(|to| Move::quiet(k, to)));
         });
     }
 }
@@ -460,11 +458,11 @@ fn generate_captures<V: Variant>(pos: &Position, scan: &JumpScan, list: &mut Mov
         // Every capture is a single jump by a man.
         for_capture_dirs!(V, |d| {
             let back = d.reverse();
-            for to in squares(scan.best_landings(d)) {
+            list.extend(squares(scan.best_landings(d)).map(|to| {
                 let over = shift(to.mask(), back);
                 let from = Square::from_bit_unchecked(shift(over, back).trailing_zeros());
-                list.push(Move::capture(from, to, over));
-            }
+                Move::capture(from, to, over)
+            }));
         });
         return;
     }

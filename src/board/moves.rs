@@ -114,6 +114,23 @@ impl MoveList {
         }
     }
 
+    /// Appends `moves` in order, as [`push`](Self::push) would. The length
+    /// stays in a register for the whole run, where one push at a time
+    /// would store and reload it per move.
+    #[inline(always)]
+    pub fn extend(&mut self, moves: impl IntoIterator<Item = Move>) {
+        let mut len = self.len;
+        for mv in moves {
+            if len < CAPACITY {
+                self.moves[len] = mv;
+                len += 1;
+            } else {
+                self.overflowed = true;
+            }
+        }
+        self.len = len;
+    }
+
     /// Removes every move and forgets an earlier overflow (the list is
     /// reused, e.g. when a better capture replaces the moves found so far).
     #[inline(always)]
@@ -182,6 +199,23 @@ impl fmt::Debug for MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extend_is_push_in_order() {
+        let sq = |n| Square::from_number(n).unwrap();
+        let moves: Vec<Move> = (1..=CAPACITY as u32 + 3)
+            .map(|i| Move::quiet(sq(i % 50 + 1), sq((i + 7) % 50 + 1)))
+            .collect();
+        let (mut pushed, mut extended) = (MoveList::new(), MoveList::new());
+        pushed.push(moves[0]);
+        extended.push(moves[0]);
+        for &mv in &moves[1..] {
+            pushed.push(mv);
+        }
+        extended.extend(moves[1..].iter().copied());
+        assert_eq!(pushed.as_slice(), extended.as_slice());
+        assert!(extended.overflowed());
+    }
 
     #[test]
     fn clear_forgets_an_overflow() {

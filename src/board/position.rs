@@ -47,54 +47,70 @@ const PROMO_BLACK: Bitboard = 0b11111 << 49;
 
 /// Frisian three-move restriction state of one side (docs/rules.md §6): the king
 /// that made the side's latest quiet king moves and how many in a row.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
-pub struct Restriction {
-    king: Option<Square>,
-    count: u8,
-}
+///
+/// Packed in one byte, 0 for no tracked king, else the king's bit times 4
+/// plus the count (1..=3): every move copies the state of both sides, and
+/// two bytes copy and compare at once.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Restriction(u8);
 
 impl Restriction {
     /// No tracked king.
-    pub const NONE: Restriction = Restriction {
-        king: None,
-        count: 0,
-    };
+    pub const NONE: Restriction = Restriction(0);
 
     /// A tracked king and its count of consecutive quiet moves (1..=3).
     pub fn new(king: Square, count: u8) -> Option<Restriction> {
-        (1..=3).contains(&count).then_some(Restriction {
-            king: Some(king),
-            count,
-        })
+        (1..=3)
+            .contains(&count)
+            .then_some(Restriction::tracking(king, count))
+    }
+
+    /// `king` with `count` (1..=3) consecutive quiet moves.
+    #[inline(always)]
+    const fn tracking(king: Square, count: u8) -> Restriction {
+        Restriction((king.bit() as u8) << 2 | count)
     }
 
     /// The tracked king, if any.
+    #[inline(always)]
     pub fn king(self) -> Option<Square> {
-        self.king
+        (self.0 != 0).then(|| Square::from_bit_unchecked(u32::from(self.0 >> 2)))
     }
 
     /// The number of consecutive quiet moves of the tracked king.
+    #[inline(always)]
     pub fn count(self) -> u8 {
-        self.count
+        self.0 & 3
     }
 
     /// The king that may not make another quiet move, if any.
     #[inline(always)]
     pub fn blocked_king(self) -> Bitboard {
-        match self.king {
-            Some(k) if self.count >= 3 => k.mask(),
-            _ => 0,
+        if self.count() == 3 {
+            1 << (self.0 >> 2)
+        } else {
+            0
         }
     }
 
     #[inline(always)]
     fn key(self, color: Color) -> u64 {
-        match self.king {
+        match self.king() {
             Some(k) => {
-                KEYS.restriction[color.index()][k.bit() as usize & 63][self.count as usize & 3]
+                KEYS.restriction[color.index()][k.bit() as usize & 63][self.count() as usize & 3]
             }
             None => 0,
         }
+    }
+}
+
+/// Shows the king and the count, as the fields of an unpacked struct would.
+impl std::fmt::Debug for Restriction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restriction")
+            .field("king", &self.king())
+            .field("count", &self.count())
+            .finish()
     }
 }
 
@@ -279,21 +295,17 @@ impl Position {
             let old = restriction;
             let mine = &mut restriction[me.index()];
             *mine = if captured == 0 && was_king && own & !kings != 0 {
-                match mine.king {
-                    Some(k) if k == mv.from() => Restriction {
-                        king: Some(mv.to()),
-                        count: (mine.count + 1).min(3),
-                    },
-                    _ => Restriction {
-                        king: Some(mv.to()),
-                        count: 1,
-                    },
-                }
+                let count = if mine.king() == Some(mv.from()) {
+                    (mine.count() + 1).min(3)
+                } else {
+                    1
+                };
+                Restriction::tracking(mv.to(), count)
             } else {
                 Restriction::NONE
             };
             let theirs = &mut restriction[me.other().index()];
-            if let Some(k) = theirs.king
+            if let Some(k) = theirs.king()
                 && (captured & k.mask() != 0 || opp & !kings == 0)
             {
                 *theirs = Restriction::NONE;
