@@ -382,7 +382,8 @@ impl Captures<'_> {
 /// The jumps by men, found for all men at once (bit-parallel).
 #[derive(Clone, Copy)]
 struct JumpScan {
-    /// Per direction, the landing squares of the men's jumps that way.
+    /// Per direction, the landing squares of the men's jumps that way;
+    /// once the scan is done, of the best single jumps only.
     landings: [Bitboard; 8],
     /// The men that can capture: empty when no man can.
     jumpers: Bitboard,
@@ -391,16 +392,14 @@ struct JumpScan {
     /// variants (§5.6): when this is not empty, only these men and the kings
     /// need the full search.
     continuing: Bitboard,
-    /// The pieces whose single capture has the best precedence: all of the
-    /// opponent's, or only its kings when a king is worth more (Frisian).
-    prey: Bitboard,
 }
 
 impl JumpScan {
-    /// Landing squares behind a piece of `prey`, for jumps along `d`.
+    /// The landing squares of the best single jumps along `d`: those over a
+    /// king only, when a king is worth more (Frisian) and one can be taken.
     #[inline(always)]
     fn best_landings(&self, d: Dir) -> Bitboard {
-        self.landings[d.0 as usize] & shift(self.prey, d)
+        self.landings[d.0 as usize]
     }
 }
 
@@ -427,7 +426,6 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
         landings: [0; 8],
         jumpers: men & sources,
         continuing: 0,
-        prey: opp,
     };
     if scan.jumpers == 0 {
         return scan;
@@ -435,18 +433,27 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
     // A man that has landed can jump on if its landing square is a source.
     // The way back needs no exclusion: behind the jumped piece stands the
     // jumping man, so that square is never empty.
-    let mut jumped = 0;
     for_capture_dirs!(V, |d| {
         // No branch on `land`: it is as often empty as not.
         let land = shift(shift(men, d) & opp, d) & empty;
         scan.landings[d.0 as usize] = land;
         let back = d.reverse();
         scan.continuing |= shift(shift(land & sources, back), back);
-        jumped |= shift(land, back);
     });
     let king_first = V::capture_score(0, 1, false) > V::capture_score(1, 0, false);
-    if king_first && jumped & pos.kings() != 0 {
-        scan.prey = pos.kings() & opp;
+    let opp_kings = opp & pos.kings();
+    if king_first && opp_kings != 0 {
+        // Single jumps over a king beat those over a man: keep only them,
+        // if there are any.
+        let mut over_kings = 0;
+        for_capture_dirs!(V, |d| {
+            over_kings |= scan.landings[d.0 as usize] & shift(opp_kings, d);
+        });
+        if over_kings != 0 {
+            for_capture_dirs!(V, |d| {
+                scan.landings[d.0 as usize] &= shift(opp_kings, d);
+            });
+        }
     }
     scan
 }
