@@ -79,6 +79,7 @@ impl<V: Variant> Worker<'_, V> {
             draw: job.draw,
             ply: 0,
             rep_start: 0,
+            probcut: true,
         };
         for i in 0..st.moves.len() {
             let mv = st.moves[i];

@@ -21,6 +21,9 @@ pub struct Node {
     /// Index in `Worker::keys` of the first position a repetition may
     /// reach (the last irreversible move resets it).
     pub rep_start: usize,
+    /// False inside a ProbCut verification search (and its subtree): no
+    /// nested ProbCut there.
+    pub probcut: bool,
 }
 
 impl Node {

@@ -5,10 +5,25 @@ use super::Score;
 use super::node::{Node, WIN_BOUND};
 use super::worker::Worker;
 use crate::board::movegen;
-use crate::variant::Variant;
+use crate::eval::MAX_EVAL;
+use crate::variant::{Variant, VariantKind};
 
 /// Deepest node where a static evaluation far above beta cuts.
 const RFP_DEPTH: i32 = 3;
+
+/// Shallowest node where ProbCut is tried.
+const PROBCUT_DEPTH: i32 = 3;
+
+/// ProbCut's margin per ply of depth in centi-men, by variant, or `None`
+/// where it is off. Each setting is an SPRT result (docs/search.md,
+/// "Experiments"): Frisian gained with 5; in International neither 5 nor 10
+/// gained anything measurable, so it stays off there.
+const fn probcut_per_ply(kind: VariantKind) -> Option<Score> {
+    match kind {
+        VariantKind::International => None,
+        VariantKind::Frisian | VariantKind::FrisianSeed => Some(5),
+    }
+}
 
 /// Reverse futility margin at `depth` (plies ≤ [`RFP_DEPTH`]).
 #[inline]
@@ -22,6 +37,33 @@ impl<V: Variant> Worker<'_, V> {
     #[inline]
     pub(super) fn prune(&mut self, node: &Node, beta: Score, depth: i32) -> Option<Score> {
         self.reverse_futility(node, beta, depth)
+            .or_else(|| self.probcut(node, beta, depth))
+    }
+
+    /// ProbCut: when a shallow null-window search (40% of the depth)
+    /// already beats beta by a margin growing with the depth, the full
+    /// search is assumed to beat beta too. The shallow search runs on the
+    /// same node without nested ProbCut; its fail-soft score, less the
+    /// margin, is returned (beta for a score beyond the evaluations).
+    #[inline]
+    fn probcut(&mut self, node: &Node, beta: Score, depth: i32) -> Option<Score> {
+        let per_ply = const { probcut_per_ply(V::KIND) }?;
+        let margin = per_ply * depth;
+        let high = beta + margin;
+        // Only between evaluations: table-band and forced scores are exact
+        // enough not to be guessed from a shallow search.
+        if !node.probcut || depth < PROBCUT_DEPTH || beta.abs() >= MAX_EVAL || high >= MAX_EVAL {
+            return None;
+        }
+        let shallow = Node {
+            probcut: false,
+            ..*node
+        };
+        let s = self.search(&shallow, high - 1, high, depth * 2 / 5);
+        if self.stopped || s < high {
+            return None;
+        }
+        Some(if s >= MAX_EVAL { beta } else { s - margin })
     }
 
     /// Reverse futility: a quiet position (no capture for either side)

@@ -248,6 +248,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             draw,
             ply: node.ply + 1,
             rep_start,
+            probcut: node.probcut,
         }
     }
 }
