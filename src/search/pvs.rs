@@ -1,12 +1,12 @@
 //! The tree search of one thread: principal variation search of a node, in
 //! named steps — rule draws and mate distance, the table probe, pruning
-//! (`prune.rs`), move generation and extensions, the move loop with late
-//! move reductions, the table store. The quiescence search is in
+//! (`prune.rs`), move generation and extensions (`extend.rs`), the move
+//! loop with late move reductions, the table store. The quiescence search is in
 //! `qsearch.rs`.
 
 use super::node::{Node, from_tt, to_tt, win_in};
 use super::ordering::pick;
-use super::tt::Bound;
+use super::tt::{Bound, Hit};
 use super::worker::Worker;
 use super::{MATE, MAX_PLY, Score};
 use crate::board::{Move, movegen};
@@ -16,8 +16,9 @@ use crate::variant::Variant;
 enum Probe {
     /// The stored bound settles the node.
     Cut(Score),
-    /// Search on, trying this move (index in the generated list) first.
-    Go(Option<usize>),
+    /// Search on; the entry, if any (its score seen from the root), names
+    /// the move to try first.
+    Go(Option<Hit>),
 }
 
 /// The outcome of a node's move loop.
@@ -49,10 +50,11 @@ impl<V: Variant> Worker<'_, V> {
         }
 
         let key = node.key::<V>();
-        let tt_move = match self.probe(key, ply, alpha, beta, depth, pv_node) {
+        let hit = match self.probe(key, ply, alpha, beta, depth, pv_node) {
             Probe::Cut(s) => return s,
-            Probe::Go(m) => m,
+            Probe::Go(h) => h,
         };
+        let tt_move = hit.and_then(|h| h.move_index);
         // Endgame tables, at nodes with few pieces (docs/egdb.md, "Probing").
         if let Some(s) = self.egdb_score(node) {
             return s;
@@ -74,7 +76,11 @@ impl<V: Variant> Worker<'_, V> {
                 .score(&node.pos, &f.list, tt_move, ply, &mut f.keys[..n]);
         }
 
-        let Some(s) = self.move_loop(node, alpha, beta, depth, tt_move) else {
+        let singular = match (hit, tt_move) {
+            (Some(h), Some(i)) if pv_node && self.singular(node, &h, i, depth) => Some(i),
+            _ => None,
+        };
+        let Some(s) = self.move_loop(node, alpha, beta, depth, tt_move, singular) else {
             return 0;
         };
         let bound = if s.best >= beta {
@@ -111,6 +117,7 @@ impl<V: Variant> Worker<'_, V> {
             return Probe::Go(None);
         };
         let s = from_tt(h.score, ply);
+        let h = Hit { score: s, ..h };
         if !pv_node && h.depth >= depth {
             let cut = match h.bound {
                 Bound::Exact => true,
@@ -121,18 +128,12 @@ impl<V: Variant> Worker<'_, V> {
                 return Probe::Cut(s);
             }
         }
-        Probe::Go(h.move_index)
+        Probe::Go(Some(h))
     }
 
-    /// Extra depth for a node with `n` legal moves: a forced move costs
-    /// nothing to look past (bounded so forced sequences cannot run away).
-    #[inline]
-    fn extension(&self, ply: usize, n: usize) -> i32 {
-        (n == 1 && (ply as i32) < 2 * self.root_depth + 8) as i32
-    }
-
-    /// Searches the ordered moves of `node` until one fails high; `None`
-    /// if the search was stopped meanwhile.
+    /// Searches the ordered moves of `node` until one fails high, the
+    /// `extended` one a ply deeper; `None` if the search was stopped
+    /// meanwhile.
     fn move_loop(
         &mut self,
         node: &Node,
@@ -140,6 +141,7 @@ impl<V: Variant> Worker<'_, V> {
         beta: Score,
         depth: i32,
         tt_move: Option<usize>,
+        extended: Option<usize>,
     ) -> Option<Searched> {
         let ply = node.ply;
         let pv_node = beta - alpha > 1;
@@ -159,7 +161,8 @@ impl<V: Variant> Worker<'_, V> {
                 0
             };
             let child = self.child(node, &mv);
-            let score = self.search_move(&child, i, alpha, beta, depth, r);
+            let d = depth + (Some(idx) == extended) as i32;
+            let score = self.search_move(&child, i, alpha, beta, d, r);
             self.keys.pop();
             if self.stopped {
                 return None;
