@@ -168,19 +168,6 @@ pub fn nearest(dir: Dir, bb: Bitboard) -> Bitboard {
     }
 }
 
-/// The nearest square of `occ` along `dir` from `sq`, if any.
-#[inline(always)]
-pub fn first_blocker(dir: Dir, sq: Square, occ: Bitboard) -> Option<Square> {
-    let b = ray(dir, sq) & occ;
-    if b == 0 {
-        None
-    } else if dir.increasing() {
-        Some(Square::from_bit_unchecked(b.trailing_zeros()))
-    } else {
-        Some(Square::from_bit_unchecked(63 - b.leading_zeros()))
-    }
-}
-
 /// The squares along `dir` from `sq` before the first square of `occ`.
 /// Branch-free, like [`nearest`].
 #[inline(always)]
@@ -318,9 +305,9 @@ mod tests {
     fn free_ray_and_blocker() {
         let sq = |n| Square::from_number(n).unwrap();
         let occ = sq(19).mask() | sq(37).mask();
-        assert_eq!(first_blocker(Dir::NE, sq(28), occ), Some(sq(19)));
+        assert_eq!(nearest(Dir::NE, ray(Dir::NE, sq(28)) & occ), sq(19).mask());
         assert_eq!(free_ray(Dir::NE, sq(28), occ), sq(23).mask());
-        assert_eq!(first_blocker(Dir::SW, sq(28), occ), Some(sq(37)));
+        assert_eq!(nearest(Dir::SW, ray(Dir::SW, sq(28)) & occ), sq(37).mask());
         assert_eq!(free_ray(Dir::SW, sq(28), occ), sq(32).mask());
         assert_eq!(
             free_ray(Dir::NW, sq(28), occ),

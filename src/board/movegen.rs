@@ -154,14 +154,15 @@ pub fn has_move<V: Variant>(pos: &Position) -> bool {
     has_capture::<V>(pos)
 }
 
-/// The men of `men` that can jump an `opp` piece onto `empty`.
+/// The squares from which a man of `V` could jump a piece of `prey` onto
+/// `empty`, in any of its capture directions.
 #[inline(always)]
-fn men_jumping<V: Variant>(men: Bitboard, opp: Bitboard, empty: Bitboard) -> Bitboard {
+fn capture_sources<V: Variant>(prey: Bitboard, empty: Bitboard) -> Bitboard {
     let mut sources = 0;
     for_capture_dirs!(V, |d| {
-        sources |= jump_sources(d, opp, empty);
+        sources |= jump_sources(d, prey, empty);
     });
-    men & sources
+    sources
 }
 
 /// The landing squares of the jumps of a man on the square `m` over a piece
@@ -191,7 +192,7 @@ pub fn opponent_has_capture<V: Variant>(pos: &Position) -> bool {
 #[inline]
 fn can_capture<V: Variant>(pos: &Position, me: Bitboard, them: Bitboard) -> bool {
     let empty = BOARD & !pos.occupied();
-    men_jumping::<V>(me & !pos.kings(), them, empty) != 0
+    me & !pos.kings() & capture_sources::<V>(them, empty) != 0
         || kings_can_capture::<V>(pos, me & pos.kings(), them)
 }
 
@@ -418,10 +419,7 @@ fn scan_jumps<V: Variant>(pos: &Position) -> JumpScan {
     let empty = BOARD & !pos.occupied();
     // Most positions have no man capture: one union over the directions
     // says so before any per-direction work.
-    let mut sources = 0;
-    for_capture_dirs!(V, |d| {
-        sources |= jump_sources(d, opp, empty);
-    });
+    let sources = capture_sources::<V>(opp, empty);
     let mut scan = JumpScan {
         landings: [0; 8],
         jumpers: men & sources,
