@@ -14,7 +14,7 @@
 //! kings. Men of both sides on one square are the only holes of the index.
 
 use crate::board::bitboard::turned;
-use crate::board::{Bitboard, Color, Position, Restriction, Square, squares};
+use crate::board::{BOARD, Bitboard, Color, Position, Restriction, squares};
 use crate::variant::Variant;
 use std::fmt;
 
@@ -186,21 +186,15 @@ fn binom(n: u32, k: u32) -> u64 {
     BINOM[n as usize][k as usize]
 }
 
-/// Rank of an ascending list of distinct places (combinatorial number system).
-#[inline]
-fn rank(places: &[u32]) -> u64 {
-    places
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| binom(p, i as u32 + 1))
-        .sum()
-}
-
 /// The ascending places of rank `r` among `n` for `k` elements.
 #[inline]
 fn unrank(mut r: u64, k: u32, n: u32, out: &mut [u32]) {
     let mut hi = n;
     for i in (1..=k).rev() {
+        if i == 1 {
+            out[0] = r as u32;
+            break;
+        }
         // The largest p < hi with C(p, i) ≤ r.
         let mut p = hi - 1;
         while binom(p, i) > r {
@@ -212,30 +206,44 @@ fn unrank(mut r: u64, k: u32, n: u32, out: &mut [u32]) {
     }
 }
 
-/// Square numbers 1..=50 minus one, of the set `bb`, ascending.
-#[inline]
-fn numbers(bb: Bitboard, out: &mut [u32; 8]) -> usize {
-    let mut n = 0;
-    for s in squares(bb) {
-        if n < 8 {
-            out[n] = s.number() - 1;
-            n += 1;
-        }
-    }
-    n
+/// Square number minus one of the square on bit `bit` (the ghost squares
+/// follow every tenth square: bit = n + n / 10 for n = number − 1).
+#[inline(always)]
+fn number0(bit: u32) -> u32 {
+    bit - bit / 11
 }
 
-/// The places of `bb` among the squares not in `taken` (both as bitboards).
-#[inline]
-fn places_among_free(bb: Bitboard, taken: Bitboard, out: &mut [u32; 8]) -> usize {
-    let mut t = [0u32; 8];
-    let nt = numbers(taken, &mut t);
-    let n = numbers(bb, out);
-    for p in out.iter_mut().take(n) {
-        let below = t[..nt].iter().filter(|&&x| x < *p).count() as u32;
-        *p -= below;
+/// The bit of the square numbered `n + 1`.
+#[inline(always)]
+fn bit_of(n: u32) -> u32 {
+    n + n / 10
+}
+
+/// The rank of the squares of `bb` (their numbers minus one minus `shift`,
+/// minus the squares of `taken` below each): the places among the squares
+/// not taken, counted by popcount rather than by scanning.
+#[inline(always)]
+fn rank_among(bb: Bitboard, taken: Bitboard, shift: u32) -> u64 {
+    let mut r = 0;
+    for (i, s) in squares(bb).enumerate() {
+        let below = (taken & (s.mask() - 1)).count_ones();
+        r += binom(number0(s.bit()) - shift - below, i as u32 + 1);
     }
-    n
+    r
+}
+
+/// The squares of the ascending `places` (k of them) among the free squares `free`.
+#[inline(always)]
+fn select(free: Bitboard, places: &[u32]) -> Bitboard {
+    let (mut f, mut at, mut out) = (free, 0, 0);
+    for &p in places {
+        while at < p {
+            f &= f - 1;
+            at += 1;
+        }
+        out |= f & f.wrapping_neg();
+    }
+    out
 }
 
 /// The table layout of one material in one variant.
@@ -291,126 +299,163 @@ impl Layout {
         self.len == 0
     }
 
+    /// Number of §6 state combinations of one piece placement: they are the
+    /// innermost part of the index, so the states of a placement are the
+    /// `states()` consecutive indices from `placement · states()`.
+    #[inline]
+    pub fn states(&self) -> u64 {
+        self.restr[0] * self.restr[1]
+    }
+
+    /// Number of §6 states of the mover (0) or the other side (1).
+    #[inline]
+    pub fn side_states(&self, side: usize) -> u64 {
+        self.restr[side]
+    }
+
     /// Index of a position with White to move and this material; `None`
-    /// if it does not fit (other material, impossible §6 state).
+    /// if it does not fit (other material, impossible §6 state). A position
+    /// with Black to move gets the index of its normalised form.
+    #[inline]
     pub fn index(&self, pos: &Position) -> Option<u64> {
+        Some(self.placement(pos)? * self.states() + self.state_offset(pos)?)
+    }
+
+    /// The placement number of the pieces of `pos` (side to move first,
+    /// turned when Black moves, as [`normalise`] would), the §6 states
+    /// left out: `index = placement · states() + state_offset`.
+    #[inline]
+    pub fn placement(&self, pos: &Position) -> Option<u64> {
         let m = self.material;
-        let (w, b, k) = (
-            pos.pieces(Color::White),
-            pos.pieces(Color::Black),
-            pos.kings(),
-        );
-        let (wm, bm, wk, bk) = (w & !k, b & !k, w & k, b & k);
-        let mut p = [0u32; 8];
-        if numbers(wm, &mut p) != m.us_men as usize
-            || p.iter().take(m.us_men as usize).any(|&x| x < 5)
+        let k = pos.kings();
+        let (mut us, mut them) = (pos.own(), pos.opponent());
+        if pos.side() == Color::Black {
+            (us, them) = (turned(us), turned(them));
+        }
+        let k = if pos.side() == Color::Black {
+            turned(k)
+        } else {
+            k
+        };
+        let (um, tm, uk, tk) = (us & !k, them & !k, us & k, them & k);
+        // The mover's men never stand on squares 1..5, the other side's
+        // never on 46..50 (their promotion rows).
+        if um.count_ones() != m.us_men as u32
+            || tm.count_ones() != m.them_men as u32
+            || uk.count_ones() != m.us_kings as u32
+            || tk.count_ones() != m.them_kings as u32
+            || um & FIRST_ROW != 0
+            || tm & LAST_ROW != 0
         {
             return None;
         }
-        for x in p.iter_mut().take(m.us_men as usize) {
-            *x -= 5;
-        }
-        let r_wm = rank(&p[..m.us_men as usize]);
-        if numbers(bm, &mut p) != m.them_men as usize
-            || p.iter().take(m.them_men as usize).any(|&x| x >= 45)
-        {
-            return None;
-        }
-        let r_bm = rank(&p[..m.them_men as usize]);
-        if places_among_free(wk, wm | bm, &mut p) != m.us_kings as usize {
-            return None;
-        }
-        let r_wk = rank(&p[..m.us_kings as usize]);
-        if places_among_free(bk, wm | bm | wk, &mut p) != m.them_kings as usize {
-            return None;
-        }
-        let r_bk = rank(&p[..m.them_kings as usize]);
-        let rs = [
-            restriction_rank(pos.restriction(Color::White), wk, self.restr[0])?,
-            restriction_rank(pos.restriction(Color::Black), bk, self.restr[1])?,
-        ];
-        let mut i = r_wm;
-        i = i * self.sizes[1] + r_bm;
-        i = i * self.sizes[2] + r_wk;
-        i = i * self.sizes[3] + r_bk;
-        i = i * self.restr[0] + rs[0];
-        i = i * self.restr[1] + rs[1];
+        let men = um | tm;
+        let mut i = rank_among(um, 0, 5);
+        i = i * self.sizes[1] + rank_among(tm, 0, 0);
+        i = i * self.sizes[2] + rank_among(uk, men, 0);
+        i = i * self.sizes[3] + rank_among(tk, men | uk, 0);
         Some(i)
     }
 
+    /// The §6 part of the index of `pos` (either side to move, as
+    /// [`Layout::placement`]); `None` for a state the table cannot hold.
+    #[inline]
+    pub fn state_offset(&self, pos: &Position) -> Option<u64> {
+        let (us, them) = (pos.side(), pos.side().other());
+        let k = pos.kings();
+        let turn = us == Color::Black;
+        let a = state_rank(pos.restriction(us), pos.pieces(us) & k, self.restr[0], turn)?;
+        let b = state_rank(
+            pos.restriction(them),
+            pos.pieces(them) & k,
+            self.restr[1],
+            turn,
+        )?;
+        Some(a * self.restr[1] + b)
+    }
+
     /// The position (White to move) of an index, `None` for a hole.
-    pub fn position(&self, mut i: u64) -> Option<Position> {
+    pub fn position(&self, i: u64) -> Option<Position> {
         if i >= self.len {
             return None;
         }
+        let pos = self.placement_position(i / self.states())?;
+        Some(self.with_states(&pos, i % self.states()))
+    }
+
+    /// The position (White to move, no §6 state) of placement `p`, `None`
+    /// for a hole.
+    pub fn placement_position(&self, mut p: u64) -> Option<Position> {
         let m = self.material;
-        let rs1 = i % self.restr[1];
-        i /= self.restr[1];
-        let rs0 = i % self.restr[0];
-        i /= self.restr[0];
-        let r_bk = i % self.sizes[3];
-        i /= self.sizes[3];
-        let r_wk = i % self.sizes[2];
-        i /= self.sizes[2];
-        let r_bm = i % self.sizes[1];
-        let r_wm = i / self.sizes[1];
-        let sq = |n: u32| Square::from_number(n + 1).map_or(0, |s| s.mask());
-        let mut p = [0u32; 8];
-        unrank(r_wm, m.us_men as u32, 45, &mut p);
-        let wm: Bitboard = p[..m.us_men as usize].iter().fold(0, |b, &x| b | sq(x + 5));
-        unrank(r_bm, m.them_men as u32, 45, &mut p);
-        let bm: Bitboard = p[..m.them_men as usize].iter().fold(0, |b, &x| b | sq(x));
+        let r_bk = p % self.sizes[3];
+        p /= self.sizes[3];
+        let r_wk = p % self.sizes[2];
+        p /= self.sizes[2];
+        let r_bm = p % self.sizes[1];
+        let r_wm = p / self.sizes[1];
+        let mut q = [0u32; 8];
+        unrank(r_wm, m.us_men as u32, 45, &mut q);
+        let wm: Bitboard = q[..m.us_men as usize]
+            .iter()
+            .fold(0, |b, &x| b | 1 << bit_of(x + 5));
+        unrank(r_bm, m.them_men as u32, 45, &mut q);
+        let bm: Bitboard = q[..m.them_men as usize]
+            .iter()
+            .fold(0, |b, &x| b | 1 << bit_of(x));
         if wm & bm != 0 {
             return None;
         }
-        let wk = place_in_free(r_wk, m.us_kings as u32, wm | bm);
-        let bk = place_in_free(r_bk, m.them_kings as u32, wm | bm | wk);
-        let pos = Position::new(wm | wk, bm | bk, wk | bk, Color::White);
-        Some(
-            pos.with_restriction(Color::White, restriction_of(rs0, wk))
-                .with_restriction(Color::Black, restriction_of(rs1, bk)),
+        let free = BOARD & !(wm | bm);
+        unrank(r_wk, m.us_kings as u32, free.count_ones(), &mut q);
+        let wk = select(free, &q[..m.us_kings as usize]);
+        unrank(r_bk, m.them_kings as u32, (free & !wk).count_ones(), &mut q);
+        let bk = select(free & !wk, &q[..m.them_kings as usize]);
+        Some(Position::new(wm | wk, bm | bk, wk | bk, Color::White))
+    }
+
+    /// `pos` (White to move, a placement of this layout) with the §6 states
+    /// of state combination `s` (0..states()).
+    pub fn with_states(&self, pos: &Position, s: u64) -> Position {
+        let k = pos.kings();
+        pos.with_restriction(
+            Color::White,
+            restriction_of(s / self.restr[1], pos.pieces(Color::White) & k),
+        )
+        .with_restriction(
+            Color::Black,
+            restriction_of(s % self.restr[1], pos.pieces(Color::Black) & k),
         )
     }
 }
 
-/// The squares of rank `r` (k of them) among the squares not in `taken`.
-fn place_in_free(r: u64, k: u32, taken: Bitboard) -> Bitboard {
-    let mut p = [0u32; 8];
-    let free = 50 - taken.count_ones();
-    unrank(r, k, free, &mut p);
-    let mut out = 0;
-    let mut it = 0u32; // place among the free squares
-    let mut j = 0;
-    for s in Square::all() {
-        if j == k as usize {
-            break;
-        }
-        if taken & s.mask() != 0 {
-            continue;
-        }
-        if it == p[j] {
-            out |= s.mask();
-            j += 1;
-        }
-        it += 1;
-    }
-    out
-}
+/// Squares 1..5 and 46..50.
+const FIRST_ROW: Bitboard = 0b11111;
+const LAST_ROW: Bitboard = 0b11111 << 49;
 
-/// 0 for no state, else 1 + 3·(place of the king among `kings`) + count - 1.
-fn restriction_rank(r: Restriction, kings: Bitboard, states: u64) -> Option<u64> {
+/// 0 for no state, else 1 + 3·(place of the king among `kings`) + count - 1,
+/// the places counted on the board turned by 180° when `turn` (the
+/// position is normalised from Black to move: the order of the kings is
+/// reversed).
+#[inline(always)]
+fn state_rank(r: Restriction, kings: Bitboard, states: u64, turn: bool) -> Option<u64> {
     match r.king() {
         None => Some(0),
         Some(_) if states == 1 => None,
         Some(k) if kings & k.mask() == 0 => None,
         Some(k) => {
-            let j = (kings & (k.mask() - 1)).count_ones() as u64;
-            Some(1 + 3 * j + r.count() as u64 - 1)
+            let below = (kings & (k.mask() - 1)).count_ones() as u64;
+            let j = if turn {
+                kings.count_ones() as u64 - 1 - below
+            } else {
+                below
+            };
+            Some(3 * j + r.count() as u64)
         }
     }
 }
 
-fn restriction_of(rank: u64, kings: Bitboard) -> Restriction {
+/// The restriction of state rank `rank` (see [`state_rank`]) among `kings`.
+pub fn restriction_of(rank: u64, kings: Bitboard) -> Restriction {
     if rank == 0 {
         return Restriction::NONE;
     }
@@ -421,7 +466,6 @@ fn restriction_of(rank: u64, kings: Bitboard) -> Restriction {
         .and_then(|k| Restriction::new(k, count))
         .unwrap_or(Restriction::NONE)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

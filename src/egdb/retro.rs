@@ -21,7 +21,9 @@
 //! updates compare-and-swap, so the result does not depend on the order.
 
 use super::Value;
-use super::index::{Layout, Material, normalise};
+#[cfg(test)]
+use super::index::normalise;
+use super::index::{Layout, Material, restriction_of};
 use super::probe::Tables;
 use super::storage::Table;
 use crate::board::bitboard::{Dir, free_ray, step};
@@ -39,8 +41,12 @@ const LOSS: u8 = 242;
 /// Decided in a wave of parity 0 or 1, predecessors not told yet.
 const WIN_NEW: [u8; 2] = [243, 245];
 const LOSS_NEW: [u8; 2] = [244, 246];
-/// Positions a thread takes at a time.
-const CHUNK: u64 = 4096;
+/// Piece placements a thread takes at a time (each with all its §6 states).
+const CHUNK: u64 = 512;
+/// Most §6 state combinations of one placement (7 pieces: 7 × 10).
+const MAX_STATES: usize = 72;
+/// Most §6 states of one side (one man and six kings).
+const MAX_SIDE_STATES: usize = 19;
 
 /// The positions of a pair being solved.
 struct Pair<'a> {
@@ -58,101 +64,195 @@ struct Tally {
 }
 
 impl Pair<'_> {
-    /// The layout number and the index of global position `g`.
+    /// The global index of the first state of the placement of `prev`
+    /// (Black to move; its normalised form is in the pair), and its layout.
     #[inline]
-    fn locate(&self, g: u64) -> (usize, u64) {
-        let t = self.offsets.iter().rposition(|&o| o <= g).unwrap_or(0);
-        (t, g - self.offsets[t])
+    fn block_of(&self, prev: &Position) -> Option<(u64, &Layout)> {
+        let m = Material::of(prev);
+        let t = if self.layouts[0].material == m {
+            0
+        } else if self.layouts.len() > 1 && self.layouts[1].material == m {
+            1
+        } else {
+            return None;
+        };
+        let l = &self.layouts[t];
+        Some((self.offsets[t] + l.placement(prev)? * l.states(), l))
     }
 
-    /// The global index of `pos` (White to move) if it is in the pair.
-    #[inline]
-    fn global(&self, pos: &Position) -> Option<u64> {
-        let m = Material::of(pos);
-        let t = self.layouts.iter().position(|l| l.material == m)?;
-        Some(self.offsets[t] + self.layouts[t].index(pos)?)
-    }
-
-    /// The forward pass over global positions `lo..hi`.
-    fn forward<V: Variant>(&self, lo: u64, hi: u64, list: &mut MoveList, tally: &Tally) {
+    /// The forward pass over placements `lo..hi` of layout `t`: the moves of
+    /// a placement are generated once for all its §6 states.
+    fn forward<V: Variant>(&self, t: usize, lo: u64, hi: u64, list: &mut MoveList, tally: &Tally) {
+        let l = &self.layouts[t];
+        let s = l.states();
+        let mut codes = [0u8; MAX_STATES];
         let mut decided = 0;
-        for g in lo..hi {
-            let (t, i) = self.locate(g);
-            let Some(pos) = self.layouts[t].position(i) else {
-                self.values[g as usize].store(INVALID, Ordering::Relaxed);
+        for p in lo..hi {
+            let g = (self.offsets[t] + p * s) as usize;
+            let cells = &self.values[g..g + s as usize];
+            let Some(pos) = l.placement_position(p) else {
+                cells
+                    .iter()
+                    .for_each(|c| c.store(INVALID, Ordering::Relaxed));
                 continue;
             };
-            let code = match self.first_look::<V>(&pos, list) {
-                Some(c) => c,
-                None => {
-                    tally.error.store(true, Ordering::Relaxed);
-                    INVALID
-                }
-            };
-            decided += u64::from(code > MAX_OPEN);
-            self.values[g as usize].store(code, Ordering::Relaxed);
+            let codes = &mut codes[..s as usize];
+            if self.first_look::<V>(l, &pos, list, codes).is_none() {
+                tally.error.store(true, Ordering::Relaxed);
+                codes.fill(INVALID);
+            }
+            for (c, &code) in cells.iter().zip(codes.iter()) {
+                decided += u64::from(code > MAX_OPEN);
+                c.store(code, Ordering::Relaxed);
+            }
         }
         tally.decided.fetch_add(decided, Ordering::Relaxed);
     }
 
-    /// A position's code after the forward pass (`None`: a move leads to a
-    /// table that is not built, or too many open moves).
+    /// The codes after the forward pass of every §6 state of placement
+    /// `pos` (no state), into `codes` in index order (`None`: a move leads
+    /// to a table that is not built, or too many open moves).
+    ///
+    /// The states only change two things (docs/rules.md §6): White's state
+    /// at count 3 forbids that king's quiet moves, and Black's state goes
+    /// on into the children of White's captures and promotions (White's own
+    /// is cleared by them). So the moves are generated once, the quiet ones
+    /// counted per king, and a leaving move is played once per Black state.
     #[inline]
-    fn first_look<V: Variant>(&self, pos: &Position, list: &mut MoveList) -> Option<u8> {
+    fn first_look<V: Variant>(
+        &self,
+        l: &Layout,
+        pos: &Position,
+        list: &mut MoveList,
+        codes: &mut [u8],
+    ) -> Option<()> {
+        let (r0, r1) = (l.side_states(0) as usize, l.side_states(1) as usize);
         movegen::generate::<V>(pos, list);
-        let mut open = 0u32;
-        let promotion = pos.side().promotion_row();
+        let (kings, black) = (pos.kings(), pos.pieces(Color::Black));
+        let white_kings = pos.pieces(Color::White) & kings;
+        let mut quiet = 0u32;
+        // Quiet moves of each white king, by its place among the kings.
+        let mut by_king = [0u32; 8];
+        let mut win = [false; MAX_SIDE_STATES];
+        let mut open = [0u32; MAX_SIDE_STATES];
+        let promotion = Color::White.promotion_row();
         for mv in list.iter() {
+            let king = pos.is_king_move(mv);
             // A quiet move without promotion stays in the pair.
-            if !mv.is_capture() && (pos.is_king_move(mv) || mv.to().mask() & promotion == 0) {
-                open += 1;
+            if !mv.is_capture() && (king || mv.to().mask() & promotion == 0) {
+                quiet += 1;
+                if king {
+                    by_king[(white_kings & (mv.from().mask() - 1)).count_ones() as usize & 7] += 1;
+                }
                 continue;
             }
             let child = pos.play::<V>(mv);
             if child.own() == 0 {
-                return Some(WIN_NEW[0]);
+                win.fill(true);
+                break;
             }
-            let n = normalise(&child);
-            let table = self.done.table(Material::of(&n))?;
-            match table.get(table.layout.index(&n)?) {
-                Value::Loss => return Some(WIN_NEW[0]),
-                Value::Win => {}
-                Value::Draw => open += 1,
-                Value::Invalid => return None,
+            let table = self.done.table(Material::of(&child))?;
+            let base = table.layout.placement(&child)? * table.layout.states();
+            for b in 0..r1 {
+                if win[b] {
+                    continue;
+                }
+                let child = if b == 0 {
+                    child
+                } else {
+                    pos.with_restriction(Color::Black, restriction_of(b as u64, black & kings))
+                        .play::<V>(mv)
+                };
+                match table.get(base + table.layout.state_offset(&child)?) {
+                    Value::Loss => win[b] = true,
+                    Value::Win => {}
+                    Value::Draw => open[b] += 1,
+                    Value::Invalid => return None,
+                }
             }
         }
-        match open {
-            0 => Some(LOSS_NEW[0]),
-            n if n <= MAX_OPEN as u32 => Some(n as u8),
-            _ => None,
+        for a in 0..r0 {
+            // State a: king (a - 1) / 3 at count (a - 1) % 3 + 1; at 3 it
+            // has no quiet move.
+            let blocked = if a > 0 && (a - 1) % 3 == 2 {
+                by_king[(a - 1) / 3]
+            } else {
+                0
+            };
+            for b in 0..r1 {
+                codes[a * r1 + b] = if win[b] {
+                    WIN_NEW[0]
+                } else {
+                    match quiet - blocked + open[b] {
+                        0 => LOSS_NEW[0],
+                        n if n <= MAX_OPEN as u32 => n as u8,
+                        _ => return None,
+                    }
+                };
+            }
         }
+        Some(())
     }
 
-    /// One wave over `lo..hi`: tells the predecessors of the positions
-    /// decided in the wave of parity `p`.
-    fn wave<V: Variant>(&self, p: usize, lo: u64, hi: u64, tally: &Tally) {
+    /// One wave over placements `lo..hi` of layout `t`: tells the
+    /// predecessors of the positions decided in the wave of parity `p`. The
+    /// predecessor moves of a placement are found once for all its states.
+    fn wave<V: Variant>(&self, p: usize, t: usize, lo: u64, hi: u64, tally: &Tally) {
+        let l = &self.layouts[t];
+        let s = l.states();
+        let r1 = l.side_states(1);
+        let mut fresh = [(0u8, false); MAX_STATES];
         let mut decided = 0;
-        for g in lo..hi {
-            let code = self.values[g as usize].load(Ordering::Relaxed);
-            let lost = if code == LOSS_NEW[p] {
-                true
-            } else if code == WIN_NEW[p] {
-                false
-            } else {
+        for q in lo..hi {
+            let g = (self.offsets[t] + q * s) as usize;
+            let cells = &self.values[g..g + s as usize];
+            let mut n = 0;
+            for (k, c) in cells.iter().enumerate() {
+                let code = c.load(Ordering::Relaxed);
+                if code == LOSS_NEW[p] || code == WIN_NEW[p] {
+                    fresh[n] = (k as u8, code == LOSS_NEW[p]);
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let fresh = &fresh[..n];
+            let Some(pos) = l.placement_position(q) else {
                 continue;
             };
-            let (t, i) = self.locate(g);
-            let Some(pos) = self.layouts[t].position(i) else {
-                continue;
-            };
-            predecessors::<V>(&pos, |prev| {
-                let Some(j) = self.global(&normalise(prev)) else {
+            let kings = pos.kings();
+            let (white_kings, black) = (pos.pieces(Color::White) & kings, pos.pieces(Color::Black));
+            predecessor_moves::<V>(&pos, |prev, from, to, king| {
+                let Some((base, pl)) = self.block_of(prev) else {
                     return;
                 };
-                decided += u64::from(self.tell(j, lost, 1 - p));
+                let black_kings = prev.pieces(Color::Black) & prev.kings();
+                for &(k, lost) in fresh {
+                    let white = restriction_of(k as u64 / r1, white_kings);
+                    let after = restriction_of(k as u64 % r1, black & kings);
+                    let mut tell = |before: Restriction| {
+                        let prev = prev
+                            .with_restriction(Color::White, white)
+                            .with_restriction(Color::Black, before);
+                        if let Some(o) = pl.state_offset(&prev) {
+                            decided += u64::from(self.tell(base + o, lost, 1 - p));
+                        }
+                    };
+                    if !V::KING_RESTRICTION || black & !kings == 0 {
+                        // No §6 state to restore (a side without men has none).
+                        if after == Restriction::NONE {
+                            tell(Restriction::NONE);
+                        }
+                    } else {
+                        black_states(after, from, to, king, black_kings, &mut tell);
+                    }
+                }
             });
-            let fin = if lost { LOSS } else { WIN };
-            self.values[g as usize].store(fin, Ordering::Relaxed);
+            for &(k, lost) in fresh {
+                let fin = if lost { LOSS } else { WIN };
+                cells[k as usize].store(fin, Ordering::Relaxed);
+            }
         }
         tally.decided.fetch_add(decided, Ordering::Relaxed);
     }
@@ -182,12 +282,15 @@ impl Pair<'_> {
     }
 }
 
-/// Calls `f` with every position (Black to move) from which Black's quiet,
-/// non-promoting move reaches `pos` (White to move): a black piece is
-/// un-played, the position must have no capture (§5.1), and Black's §6
-/// state before the move is restored (every state that leads to the one
-/// of `pos`; the test below checks this against forward generation).
-fn predecessors<V: Variant>(pos: &Position, mut f: impl FnMut(&Position)) {
+/// Calls `f(prev, from, to, king)` with every position `prev` (Black to
+/// move, no §6 state) from which Black's quiet, non-promoting move
+/// `from`-`to` (of a king if `king`) reaches the placement of `pos` (White
+/// to move): a black piece is un-played, and `prev` must have no capture
+/// (§5.1; captures do not depend on the §6 states).
+fn predecessor_moves<V: Variant>(
+    pos: &Position,
+    mut f: impl FnMut(&Position, Square, Square, bool),
+) {
     let occ = pos.occupied();
     let (white, black, kings) = (
         pos.pieces(Color::White),
@@ -206,21 +309,10 @@ fn predecessors<V: Variant>(pos: &Position, mut f: impl FnMut(&Position)) {
         } else {
             kings
         };
-        let base = Position::new(white, moved, k, Color::Black)
-            .with_restriction(Color::White, pos.restriction(Color::White));
+        let prev = Position::new(white, moved, k, Color::Black);
         // Compulsory capture (§5.1): no quiet move from a position with one.
-        if movegen::has_capture::<V>(&base) {
-            return;
-        }
-        if !V::KING_RESTRICTION || black & !kings == 0 {
-            // No §6 state to restore (a side without men has none).
-            if pos.restriction(Color::Black) == Restriction::NONE {
-                f(&base);
-            }
-            return;
-        }
-        for r in black_states(pos.restriction(Color::Black), from, to, king, moved & k) {
-            f(&base.with_restriction(Color::Black, r));
+        if !movegen::has_capture::<V>(&prev) {
+            f(&prev, from, to, king);
         }
     };
     for to in squares(black & kings) {
@@ -240,42 +332,68 @@ fn predecessors<V: Variant>(pos: &Position, mut f: impl FnMut(&Position)) {
     }
 }
 
-/// Black's §6 states before its quiet move `from`-`to` (a king move if
-/// `king`) that lead to the state `after`, Black having men and the kings
-/// `kings` before the move (docs/rules.md §6, as `Position::play` applies
-/// it): a king move starts or extends the count of that king (a king at
-/// three may not move), a man move clears the state whatever it was.
+/// Calls `f` with Black's §6 states before its quiet move `from`-`to` (a
+/// king move if `king`) that lead to the state `after`, Black having men
+/// and the kings `kings` before the move (docs/rules.md §6, as
+/// `Position::play` applies it): a king move starts or extends the count
+/// of that king (a king at three may not move), a man move clears the
+/// state whatever it was.
 fn black_states(
     after: Restriction,
     from: Square,
     to: Square,
     king: bool,
     kings: crate::board::Bitboard,
-) -> Vec<Restriction> {
-    let any_of = |skip: crate::board::Bitboard| {
-        let mut v = vec![Restriction::NONE];
+    f: &mut impl FnMut(Restriction),
+) {
+    let mut any_of = |skip: crate::board::Bitboard| {
+        f(Restriction::NONE);
         for kk in squares(kings & !skip) {
             for c in 1..=3 {
-                v.extend(Restriction::new(kk, c));
+                if let Some(r) = Restriction::new(kk, c) {
+                    f(r);
+                }
             }
         }
-        v
     };
     if !king {
-        return if after == Restriction::NONE {
-            any_of(0)
-        } else {
-            Vec::new()
-        };
+        if after == Restriction::NONE {
+            any_of(0);
+        }
+        return;
     }
     if after.king() != Some(to) {
-        return Vec::new();
+        return;
     }
     match after.count() {
         1 => any_of(from.mask()),
-        c @ (2 | 3) => Restriction::new(from, c - 1).into_iter().collect(),
-        _ => Vec::new(),
+        c @ (2 | 3) => {
+            if let Some(r) = Restriction::new(from, c - 1) {
+                f(r);
+            }
+        }
+        _ => {}
     }
+}
+
+/// Every predecessor of `pos` with its §6 states (for the test below).
+#[cfg(test)]
+fn predecessors<V: Variant>(pos: &Position, mut f: impl FnMut(&Position)) {
+    let black = pos.pieces(Color::Black);
+    predecessor_moves::<V>(pos, |prev, from, to, king| {
+        let base = prev.with_restriction(Color::White, pos.restriction(Color::White));
+        let after = pos.restriction(Color::Black);
+        if !V::KING_RESTRICTION || black & !pos.kings() == 0 {
+            if after == Restriction::NONE {
+                f(&base);
+            }
+            return;
+        }
+        let kings = prev.pieces(Color::Black) & prev.kings();
+        black_states(after, from, to, king, kings, &mut |r| {
+            f(&base.with_restriction(Color::Black, r))
+        });
+    });
 }
 
 /// Solves the positions of `layouts` (a material and its twin, or one
@@ -299,17 +417,33 @@ pub fn solve_pair<V: Variant>(
         offsets,
         values: (0..total).map(|_| AtomicU8::new(0)).collect(),
     };
-    let run = |pass: &(dyn Fn(u64, u64, &mut MoveList, &Tally) + Sync)| -> Tally {
+    // Work is counted in placements, over the layouts one after the other.
+    let mut starts = Vec::new();
+    let mut placements = 0u64;
+    for l in layouts {
+        starts.push(placements);
+        placements += l.len() / l.states();
+    }
+    type Pass<'p> = dyn Fn(usize, u64, u64, &mut MoveList, &Tally) + Sync + 'p;
+    let run = |pass: &Pass| -> Tally {
         let tally = Tally::default();
         let next = AtomicU64::new(0);
         let work = || {
             let mut list = MoveList::new();
             loop {
                 let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if lo >= total {
+                if lo >= placements {
                     break;
                 }
-                pass(lo, (lo + CHUNK).min(total), &mut list, &tally);
+                let hi = (lo + CHUNK).min(placements);
+                // A chunk may straddle the two layouts.
+                for (t, &start) in starts.iter().enumerate() {
+                    let end = starts.get(t + 1).copied().unwrap_or(placements);
+                    let (a, b) = (lo.max(start), hi.min(end));
+                    if a < b {
+                        pass(t, a - start, b - start, &mut list, &tally);
+                    }
+                }
             }
         };
         std::thread::scope(|s| {
@@ -320,7 +454,7 @@ pub fn solve_pair<V: Variant>(
         });
         tally
     };
-    let first = run(&|lo, hi, list, tally| pair.forward::<V>(lo, hi, list, tally));
+    let first = run(&|t, lo, hi, list, tally| pair.forward::<V>(t, lo, hi, list, tally));
     if first.error.load(Ordering::Relaxed) {
         return Err(format!(
             "building {}: a move leads to a table that is not built (build order bug)",
@@ -332,7 +466,7 @@ pub fn solve_pair<V: Variant>(
     loop {
         let p = (waves % 2) as usize;
         waves += 1;
-        let t = run(&|lo, hi, _, tally| pair.wave::<V>(p, lo, hi, tally));
+        let t = run(&|t, lo, hi, _, tally| pair.wave::<V>(p, t, lo, hi, tally));
         let decided = t.decided.load(Ordering::Relaxed);
         progress(waves, decided);
         if decided == 0 {
