@@ -5,7 +5,8 @@
 use super::Value;
 use super::index::Material;
 use super::probe::Tables;
-use crate::board::{Position, movegen};
+use super::storage::Table;
+use crate::board::{MoveList, Position, movegen};
 use crate::game::Game;
 use crate::search::{Engine, Limits, MATE, MAX_PLY, Mode};
 use crate::variant::Variant;
@@ -58,8 +59,25 @@ pub fn expected<V: Variant>(t: &Tables, pos: &Position) -> Option<Value> {
     })
 }
 
+/// Where a move of a placement leads: the side to move there has no
+/// piece left, or the first index of the child's placement in its table.
+#[derive(Clone, Copy)]
+enum Child<'a> {
+    NoPiece,
+    At(&'a Table, u64),
+    Missing,
+}
+
 /// Checks every position of every table of at most `pieces` pieces.
+///
+/// A placement's moves and their children's placements (the costly part:
+/// normalising and indexing) are found once; each §6 state of the
+/// placement then generates its own moves and plays them (so the §6 rules
+/// are those of `movegen` and `Position::play`, not the builder's), and
+/// only the state part of each child's index is computed anew.
 pub fn consistency<V: Variant>(t: &Tables, pieces: u32, report: &mut Report) {
+    let (mut all, mut list) = (MoveList::new(), MoveList::new());
+    let mut children: Vec<Child> = Vec::new();
     for m in Material::all_up_to(pieces) {
         let Some(table) = t.table(m) else {
             report.errors.push(format!("table {m} is not loaded"));
@@ -67,32 +85,96 @@ pub fn consistency<V: Variant>(t: &Tables, pieces: u32, report: &mut Report) {
             continue;
         };
         report.tables += 1;
-        for i in 0..table.layout.len() {
-            let v = table.get(i);
-            let pos = table.layout.position(i);
-            let Some(pos) = pos else {
-                if v != Value::Invalid {
-                    report.inconsistent += 1;
-                    note(report, format!("{m} index {i}: a hole holds {}", v.name()));
+        let l = &table.layout;
+        let s = l.states();
+        for p in 0..l.len() / s {
+            let Some(pos) = l.placement_position(p) else {
+                for i in p * s..(p + 1) * s {
+                    let v = table.get(i);
+                    if v != Value::Invalid {
+                        report.inconsistent += 1;
+                        note(report, format!("{m} index {i}: a hole holds {}", v.name()));
+                    }
                 }
                 continue;
             };
-            report.positions += 1;
-            let e = expected::<V>(t, &pos);
-            if e != Some(v) {
-                report.inconsistent += 1;
-                note(
-                    report,
-                    format!(
-                        "{m} {}: table {}, moves say {}",
-                        crate::board::fen::to_fen(&pos),
-                        v.name(),
-                        e.map_or("a missing table", |e| e.name())
-                    ),
-                );
+            movegen::generate::<V>(&pos, &mut all);
+            children.clear();
+            children.extend(all.iter().map(|mv| {
+                let child = pos.play::<V>(mv);
+                if child.own() == 0 {
+                    return Child::NoPiece;
+                }
+                let Some(ct) = t.table(Material::of(&child)) else {
+                    return Child::Missing;
+                };
+                match ct.layout.placement(&child) {
+                    Some(c) => Child::At(ct, c * ct.layout.states()),
+                    None => Child::Missing,
+                }
+            }));
+            for k in 0..s {
+                let i = p * s + k;
+                let v = table.get(i);
+                let pos = l.with_states(&pos, k);
+                report.positions += 1;
+                movegen::generate::<V>(&pos, &mut list);
+                let e = judge::<V>(t, &pos, &list, &all, &children);
+                if e != Some(v) {
+                    report.inconsistent += 1;
+                    note(
+                        report,
+                        format!(
+                            "{m} {}: table {}, moves say {}",
+                            crate::board::fen::to_fen(&pos),
+                            v.name(),
+                            e.map_or("a missing table", |e| e.name())
+                        ),
+                    );
+                }
             }
         }
     }
+}
+
+/// What the moves `list` of `pos` say its value must be (as [`expected`]):
+/// a move found in `all` (the moves of the placement without state, in
+/// the same order) takes its child's placement from `children`; any other
+/// is probed in full.
+fn judge<V: Variant>(
+    t: &Tables,
+    pos: &Position,
+    list: &MoveList,
+    all: &MoveList,
+    children: &[Child],
+) -> Option<Value> {
+    let (mut any_loss, mut any_draw) = (false, false);
+    let mut j = 0;
+    for mv in list.iter() {
+        while j < all.len() && all.as_slice()[j] != *mv {
+            j += 1;
+        }
+        let child = pos.play::<V>(mv);
+        let value = match children.get(j) {
+            Some(Child::NoPiece) => Value::Loss,
+            Some(Child::At(ct, base)) => ct.get(base + ct.layout.state_offset(&child)?),
+            Some(Child::Missing) => return None,
+            None => t.probe::<V>(&child)?,
+        };
+        match value {
+            Value::Loss => any_loss = true,
+            Value::Draw => any_draw = true,
+            Value::Win => {}
+            Value::Invalid => return None,
+        }
+    }
+    Some(if any_loss {
+        Value::Win
+    } else if any_draw {
+        Value::Draw
+    } else {
+        Value::Loss
+    })
 }
 
 fn note(report: &mut Report, s: String) {
