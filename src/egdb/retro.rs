@@ -27,7 +27,9 @@ use super::index::{Layout, Material, restriction_of};
 use super::probe::Tables;
 use super::storage::Table;
 use crate::board::bitboard::{Dir, free_ray, step};
-use crate::board::{Color, MoveList, Position, Restriction, Square, movegen, squares};
+use crate::board::{Color, MoveList, Position, Square, movegen, squares};
+#[cfg(test)]
+use crate::board::Restriction;
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
@@ -54,6 +56,10 @@ struct Pair<'a> {
     layouts: &'a [Layout],
     offsets: Vec<u64>,
     values: Vec<AtomicU8>,
+    /// By parity and layout, a bit per placement that has a position
+    /// decided in a wave of that parity and not told yet: a wave looks only
+    /// at those placements instead of scanning every byte.
+    marks: [Vec<Vec<AtomicU64>>; 2],
 }
 
 /// What a pass reports.
@@ -64,10 +70,10 @@ struct Tally {
 }
 
 impl Pair<'_> {
-    /// The global index of the first state of the placement of `prev`
-    /// (Black to move; its normalised form is in the pair), and its layout.
+    /// The layout number and the placement of `prev` (Black to move; its
+    /// normalised form is in the pair).
     #[inline]
-    fn block_of(&self, prev: &Position) -> Option<(u64, &Layout)> {
+    fn block_of(&self, prev: &Position) -> Option<(usize, u64)> {
         let m = Material::of(prev);
         let t = if self.layouts[0].material == m {
             0
@@ -76,8 +82,14 @@ impl Pair<'_> {
         } else {
             return None;
         };
-        let l = &self.layouts[t];
-        Some((self.offsets[t] + l.placement(prev)? * l.states(), l))
+        Some((t, self.layouts[t].placement(prev)?))
+    }
+
+    /// Notes that placement `p` of layout `t` has a position decided in a
+    /// wave of parity `q`.
+    #[inline]
+    fn mark(&self, q: usize, t: usize, p: u64) {
+        self.marks[q][t][(p / 64) as usize].fetch_or(1 << (p % 64), Ordering::Relaxed);
     }
 
     /// The forward pass over placements `lo..hi` of layout `t`: the moves of
@@ -101,9 +113,13 @@ impl Pair<'_> {
                 tally.error.store(true, Ordering::Relaxed);
                 codes.fill(INVALID);
             }
+            let before = decided;
             for (c, &code) in cells.iter().zip(codes.iter()) {
                 decided += u64::from(code > MAX_OPEN);
                 c.store(code, Ordering::Relaxed);
+            }
+            if decided > before {
+                self.mark(0, t, p);
             }
         }
         tally.decided.fetch_add(decided, Ordering::Relaxed);
@@ -195,66 +211,117 @@ impl Pair<'_> {
     }
 
     /// One wave over placements `lo..hi` of layout `t`: tells the
-    /// predecessors of the positions decided in the wave of parity `p`. The
-    /// predecessor moves of a placement are found once for all its states.
+    /// predecessors of the positions decided in the wave of parity `p`
+    /// (the marked placements). The predecessor moves of a placement are
+    /// found once for all its states.
     fn wave<V: Variant>(&self, p: usize, t: usize, lo: u64, hi: u64, tally: &Tally) {
+        let mut decided = 0;
+        let words = &self.marks[p][t];
+        let mut w = lo / 64;
+        while w * 64 < hi {
+            // Only the bits of lo..hi: a word may be shared with another chunk.
+            let from = lo.max(w * 64) - w * 64;
+            let to = hi.min(w * 64 + 64) - w * 64;
+            let mask = if to - from == 64 {
+                !0
+            } else {
+                ((1u64 << (to - from)) - 1) << from
+            };
+            let mut bits = words[w as usize].fetch_and(!mask, Ordering::Relaxed) & mask;
+            while bits != 0 {
+                let q = w * 64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                decided += self.tell_placement::<V>(p, t, q);
+            }
+            w += 1;
+        }
+        tally.decided.fetch_add(decided, Ordering::Relaxed);
+    }
+
+    /// Tells the predecessors of the positions of placement `q` of layout
+    /// `t` decided in the wave of parity `p`; returns how many it decided.
+    ///
+    /// The §6 states are handled as index arithmetic (docs/rules.md §6, as
+    /// `Position::play` applies it; the tables are those of a builder that
+    /// played every state): White's state is unchanged by Black's move;
+    /// Black's state before a man move can be any (the move clears it),
+    /// before a king move that leaves king `to` at count 1 any but one of
+    /// that king, and at count 2 or 3 only that king at one less.
+    fn tell_placement<V: Variant>(&self, p: usize, t: usize, q: u64) -> u64 {
         let l = &self.layouts[t];
         let s = l.states();
         let r1 = l.side_states(1);
-        let mut fresh = [(0u8, false); MAX_STATES];
-        let mut decided = 0;
-        for q in lo..hi {
-            let g = (self.offsets[t] + q * s) as usize;
-            let cells = &self.values[g..g + s as usize];
-            let mut n = 0;
-            for (k, c) in cells.iter().enumerate() {
-                let code = c.load(Ordering::Relaxed);
-                if code == LOSS_NEW[p] || code == WIN_NEW[p] {
-                    fresh[n] = (k as u8, code == LOSS_NEW[p]);
-                    n += 1;
-                }
-            }
-            if n == 0 {
-                continue;
-            }
-            let fresh = &fresh[..n];
-            let Some(pos) = l.placement_position(q) else {
-                continue;
-            };
-            let kings = pos.kings();
-            let (white_kings, black) = (pos.pieces(Color::White) & kings, pos.pieces(Color::Black));
-            predecessor_moves::<V>(&pos, |prev, from, to, king| {
-                let Some((base, pl)) = self.block_of(prev) else {
-                    return;
-                };
-                let black_kings = prev.pieces(Color::Black) & prev.kings();
-                for &(k, lost) in fresh {
-                    let white = restriction_of(k as u64 / r1, white_kings);
-                    let after = restriction_of(k as u64 % r1, black & kings);
-                    let mut tell = |before: Restriction| {
-                        let prev = prev
-                            .with_restriction(Color::White, white)
-                            .with_restriction(Color::Black, before);
-                        if let Some(o) = pl.state_offset(&prev) {
-                            decided += u64::from(self.tell(base + o, lost, 1 - p));
-                        }
-                    };
-                    if !V::KING_RESTRICTION || black & !kings == 0 {
-                        // No §6 state to restore (a side without men has none).
-                        if after == Restriction::NONE {
-                            tell(Restriction::NONE);
-                        }
-                    } else {
-                        black_states(after, from, to, king, black_kings, &mut tell);
-                    }
-                }
-            });
-            for &(k, lost) in fresh {
-                let fin = if lost { LOSS } else { WIN };
-                cells[k as usize].store(fin, Ordering::Relaxed);
+        let g = (self.offsets[t] + q * s) as usize;
+        let cells = &self.values[g..g + s as usize];
+        // (Black's state rank, White's rank in the turned board, lost).
+        let mut fresh = [(0u64, 0u64, false); MAX_STATES];
+        let mut n = 0;
+        let Some(pos) = l.placement_position(q) else {
+            return 0;
+        };
+        let kings = pos.kings();
+        let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+        let nw = u64::from((white & kings).count_ones());
+        for (k, c) in cells.iter().enumerate() {
+            let code = c.load(Ordering::Relaxed);
+            if code == LOSS_NEW[p] || code == WIN_NEW[p] {
+                let (a, b) = (k as u64 / r1, k as u64 % r1);
+                fresh[n] = (b, turned_rank(a, nw), code == LOSS_NEW[p]);
+                n += 1;
             }
         }
-        tally.decided.fetch_add(decided, Ordering::Relaxed);
+        let fresh = &fresh[..n];
+        let black_kings = black & kings;
+        let restricted = V::KING_RESTRICTION && black & !kings != 0;
+        let mut decided = 0;
+        predecessor_moves::<V>(&pos, |prev, from, to, king| {
+            let Some((tp, pp)) = self.block_of(prev) else {
+                return;
+            };
+            let pl = &self.layouts[tp];
+            let base = self.offsets[tp] + pp * pl.states();
+            let (rb, rw) = (pl.side_states(0), pl.side_states(1));
+            // Places of `to` among Black's kings after the move, and of
+            // `from` among them before it, on the turned board.
+            let to_j = (black_kings & (to.mask() - 1)).count_ones() as u64;
+            let before = prev.pieces(Color::Black) & prev.kings();
+            let from_j = if king {
+                u64::from(before.count_ones() - 1 - (before & (from.mask() - 1)).count_ones())
+            } else {
+                0
+            };
+            for &(b, white_rank, lost) in fresh {
+                let mut tell = |r: u64| {
+                    if self.tell(base + r * rw + white_rank, lost, 1 - p) {
+                        self.mark(1 - p, tp, pp);
+                        decided += 1;
+                    }
+                };
+                if !restricted || !king {
+                    // A man move clears the state; no state without men.
+                    if b == 0 {
+                        let any = if restricted { rb } else { 1 };
+                        (0..any).for_each(&mut tell);
+                    }
+                } else if b > 0 && (b - 1) / 3 == to_j {
+                    match (b - 1) % 3 {
+                        0 => (0..rb)
+                            .filter(|&r| r == 0 || (r - 1) / 3 != from_j)
+                            .for_each(&mut tell),
+                        c => tell(1 + 3 * from_j + c - 1),
+                    }
+                }
+            }
+        });
+        for c in cells {
+            let code = c.load(Ordering::Relaxed);
+            if code == LOSS_NEW[p] {
+                c.store(LOSS, Ordering::Relaxed);
+            } else if code == WIN_NEW[p] {
+                c.store(WIN, Ordering::Relaxed);
+            }
+        }
+        decided
     }
 
     /// Position `j` has a move to a position just decided (`lost`: lost
@@ -279,6 +346,17 @@ impl Pair<'_> {
                 Err(now) => x = now,
             }
         }
+    }
+}
+
+/// The rank of §6 state `a` of a side with `kings` kings on the board
+/// turned by 180° (the order of the kings reversed; the count is kept).
+#[inline]
+fn turned_rank(a: u64, kings: u64) -> u64 {
+    if a == 0 {
+        0
+    } else {
+        1 + 3 * (kings - 1 - (a - 1) / 3) + (a - 1) % 3
     }
 }
 
@@ -338,6 +416,7 @@ fn predecessor_moves<V: Variant>(
 /// `Position::play` applies it): a king move starts or extends the count
 /// of that king (a king at three may not move), a man move clears the
 /// state whatever it was.
+#[cfg(test)]
 fn black_states(
     after: Restriction,
     from: Square,
@@ -416,6 +495,16 @@ pub fn solve_pair<V: Variant>(
         layouts,
         offsets,
         values: (0..total).map(|_| AtomicU8::new(0)).collect(),
+        marks: [0, 1].map(|_| {
+            layouts
+                .iter()
+                .map(|l| {
+                    (0..(l.len() / l.states()).div_ceil(64))
+                        .map(|_| AtomicU64::new(0))
+                        .collect()
+                })
+                .collect()
+        }),
     };
     // Work is counted in placements, over the layouts one after the other.
     let mut starts = Vec::new();
