@@ -17,8 +17,16 @@
 //!   a win loses one open move, and is a loss when none is left.
 //! * What is undecided when a wave decides nothing is a draw.
 //!
-//! Threads share each pass by chunks; the bytes are atomic and the counter
-//! updates compare-and-swap, so the result does not depend on the order.
+//! Both passes work by **piece placement**: the Frisian §6 states of a
+//! placement are the innermost part of the index (consecutive bytes), so
+//! the placement is unranked, its moves or predecessor moves generated and
+//! their placements indexed once, and each state's children or
+//! predecessors follow by index arithmetic. A bit per placement and parity
+//! marks the placements with a fresh decision, so a wave skips the rest.
+//!
+//! Threads share each pass by chunks of placements; the bytes are atomic
+//! and the counter updates compare-and-swap, so the result does not depend
+//! on the order.
 
 use super::Value;
 #[cfg(test)]
@@ -26,10 +34,10 @@ use super::index::normalise;
 use super::index::{Layout, Material, restriction_of};
 use super::probe::Tables;
 use super::storage::Table;
-use crate::board::bitboard::{Dir, free_ray, step};
-use crate::board::{Color, MoveList, Position, Square, movegen, squares};
 #[cfg(test)]
 use crate::board::Restriction;
+use crate::board::bitboard::{Dir, free_ray, step};
+use crate::board::{Color, MoveList, Position, Square, movegen, squares};
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
