@@ -6,6 +6,7 @@
 //! * `storage`: the table files (2 bits a position, checksummed);
 //! * `builder`: the build order, resumption and progress;
 //! * `retro`: the retrograde solver of one material pair (work list by waves);
+//! * `unmove`: the predecessor moves the solver's waves un-play;
 //! * `probe`: the loaded tables, the probe, and the scores the search uses;
 //! * `verify`: self-consistency and spot checks against the search;
 //! * `command`: `molkwar egdb build | verify`.
@@ -16,6 +17,7 @@ pub mod index;
 pub mod probe;
 pub mod retro;
 pub mod storage;
+mod unmove;
 pub mod verify;
 
 pub use index::{Layout, Material};
