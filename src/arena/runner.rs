@@ -58,7 +58,8 @@ pub struct Summary {
     /// Games by how they ended.
     pub terminations: BTreeMap<String, u32>,
     pub seconds: f64,
-    /// Last LLR and the verdict, if an SPRT ran.
+    /// The LLR and verdict, if an SPRT ran: at the decision once one is
+    /// taken (later games are scored but do not undo it), else the last.
     pub sprt: Option<(f64, Verdict)>,
 }
 
@@ -168,9 +169,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
                 let llr = s.llr(&summary.tally.penta);
                 let (lo, hi) = s.bounds();
                 line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
-                let v = s.verdict(llr);
-                summary.sprt = Some((llr, v));
-                if v != Verdict::Continue {
+                if s.record(&mut summary.sprt, llr) != Verdict::Continue {
                     stop.store(true, Ordering::Release);
                 }
             }

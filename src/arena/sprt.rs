@@ -89,6 +89,22 @@ impl Sprt {
         n * (0..5).map(|i| phat[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
+    /// Records the LLR after a game in `state` (the last LLR and verdict)
+    /// and returns the verdict that stands. A decision, once taken, stays:
+    /// the games still being played when the match stops are scored, but
+    /// their LLR moves must not turn an accepted hypothesis back into "no
+    /// decision" in the summary.
+    pub fn record(&self, state: &mut Option<(f64, Verdict)>, llr: f64) -> Verdict {
+        match *state {
+            Some((_, v)) if v != Verdict::Continue => v,
+            _ => {
+                let v = self.verdict(llr);
+                *state = Some((llr, v));
+                v
+            }
+        }
+    }
+
     /// The decision for an LLR.
     pub fn verdict(&self, llr: f64) -> Verdict {
         let (lo, hi) = self.bounds();
@@ -173,6 +189,21 @@ mod tests {
 
     fn close(a: f64, b: f64, eps: f64) {
         assert!((a - b).abs() < eps, "{a} vs {b}");
+    }
+
+    #[test]
+    fn a_decision_stands_after_the_games_in_flight() {
+        let s = Sprt::parse("elo0=0 elo1=15 alpha=0.05 beta=0.05").unwrap();
+        let mut state = None;
+        assert_eq!(s.record(&mut state, -1.0), Verdict::Continue);
+        assert_eq!(state, Some((-1.0, Verdict::Continue)));
+        assert_eq!(s.record(&mut state, -2.96), Verdict::AcceptH0);
+        // A game that was being played moves the LLR back inside the bounds.
+        assert_eq!(s.record(&mut state, -2.90), Verdict::AcceptH0);
+        assert_eq!(state, Some((-2.96, Verdict::AcceptH0)));
+        let mut up = None;
+        s.record(&mut up, 3.0);
+        assert_eq!(s.record(&mut up, 2.5), Verdict::AcceptH1);
     }
 
     #[test]
