@@ -129,9 +129,14 @@ fn frisian_restriction_is_part_of_the_position() {
 
 fn consistent<V: Variant>(t: &Tables) {
     let mut r = Report::default();
-    verify::consistency::<V>(t, PIECES, &mut r);
+    verify::consistency::<V>(t, PIECES, 1, &mut r);
     assert!(r.ok(), "{:?}", r.errors);
     assert_eq!(r.tables, Material::all_up_to(PIECES).len());
+    // Threads share the placements: every position is still checked once.
+    let mut shared = Report::default();
+    verify::consistency::<V>(t, PIECES, 3, &mut shared);
+    assert_eq!(shared, r);
+    assert!(r.positions > 0);
     verify::spot_check::<V>(t, PIECES, 40, 6, &mut r);
     assert!(r.ok(), "{:?}", r.errors);
     assert!(r.confirmed > 0, "{r:?}");

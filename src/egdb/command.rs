@@ -78,6 +78,9 @@ pub struct VerifyArgs {
     /// Depth of the spot-check searches, plies.
     #[arg(long, default_value_t = 10)]
     pub depth: u32,
+    /// Threads checking the positions (the spot checks use one).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -149,7 +152,7 @@ fn verify(a: &VerifyArgs) -> Result<(), String> {
     let mut r = Report::default();
     let t0 = Instant::now();
     with_variant!(kind, V => {
-        verify::consistency::<V>(&t, pieces, &mut r);
+        verify::consistency::<V>(&t, pieces, a.threads.clamp(1, 256), &mut r);
         eprintln!("egdb verify: consistency checked in {:.1} s", t0.elapsed().as_secs_f64());
         verify::spot_check::<V>(&t, pieces, a.samples, a.depth, &mut r);
     });

@@ -10,6 +10,7 @@ use crate::board::{MoveList, Position, movegen};
 use crate::game::Game;
 use crate::search::{Engine, Limits, MATE, MAX_PLY, Mode};
 use crate::variant::Variant;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a verification found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -68,16 +69,18 @@ enum Child<'a> {
     Missing,
 }
 
-/// Checks every position of every table of at most `pieces` pieces.
+/// Placements a verifying thread takes at a time.
+const CHUNK: u64 = 1024;
+
+/// Checks every position of every table of at most `pieces` pieces, with
+/// `threads` threads sharing each table by chunks of placements.
 ///
 /// A placement's moves and their children's placements (the costly part:
 /// normalising and indexing) are found once; each §6 state of the
 /// placement then generates its own moves and plays them (so the §6 rules
 /// are those of `movegen` and `Position::play`, not the builder's), and
 /// only the state part of each child's index is computed anew.
-pub fn consistency<V: Variant>(t: &Tables, pieces: u32, report: &mut Report) {
-    let (mut all, mut list) = (MoveList::new(), MoveList::new());
-    let mut children: Vec<Child> = Vec::new();
+pub fn consistency<V: Variant>(t: &Tables, pieces: u32, threads: usize, report: &mut Report) {
     for m in Material::all_up_to(pieces) {
         let Some(table) = t.table(m) else {
             report.errors.push(format!("table {m} is not loaded"));
@@ -85,54 +88,104 @@ pub fn consistency<V: Variant>(t: &Tables, pieces: u32, report: &mut Report) {
             continue;
         };
         report.tables += 1;
-        let l = &table.layout;
-        let s = l.states();
-        for p in 0..l.len() / s {
-            let Some(pos) = l.placement_position(p) else {
-                for i in p * s..(p + 1) * s {
-                    let v = table.get(i);
-                    if v != Value::Invalid {
-                        report.inconsistent += 1;
-                        note(report, format!("{m} index {i}: a hole holds {}", v.name()));
-                    }
+        let placements = table.layout.len() / table.layout.states();
+        let next = AtomicU64::new(0);
+        let work = || {
+            let mut r = Report::default();
+            let mut buf = Buffers::default();
+            loop {
+                let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if lo >= placements {
+                    return r;
                 }
-                continue;
-            };
-            movegen::generate::<V>(&pos, &mut all);
-            children.clear();
-            children.extend(all.iter().map(|mv| {
-                let child = pos.play::<V>(mv);
-                if child.own() == 0 {
-                    return Child::NoPiece;
-                }
-                let Some(ct) = t.table(Material::of(&child)) else {
-                    return Child::Missing;
-                };
-                match ct.layout.placement(&child) {
-                    Some(c) => Child::At(ct, c * ct.layout.states()),
-                    None => Child::Missing,
-                }
-            }));
-            for k in 0..s {
-                let i = p * s + k;
-                let v = table.get(i);
-                let pos = l.with_states(&pos, k);
-                report.positions += 1;
-                movegen::generate::<V>(&pos, &mut list);
-                let e = judge::<V>(t, &pos, &list, &all, &children);
-                if e != Some(v) {
-                    report.inconsistent += 1;
-                    note(
-                        report,
-                        format!(
-                            "{m} {}: table {}, moves say {}",
-                            crate::board::fen::to_fen(&pos),
-                            v.name(),
-                            e.map_or("a missing table", |e| e.name())
-                        ),
-                    );
+                for p in lo..(lo + CHUNK).min(placements) {
+                    check_placement::<V>(t, table, p, &mut buf, &mut r);
                 }
             }
+        };
+        let parts: Vec<Report> = std::thread::scope(|sc| {
+            let helpers: Vec<_> = (1..threads.max(1)).map(|_| sc.spawn(work)).collect();
+            let mut parts = vec![work()];
+            // A verifying thread that panicked is a bug: pass it on.
+            parts.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))),
+            );
+            parts
+        });
+        for r in parts {
+            report.positions += r.positions;
+            report.inconsistent += r.inconsistent;
+            for e in r.errors {
+                note(report, e);
+            }
+        }
+    }
+}
+
+/// Move lists and child placements reused from one placement to the next.
+#[derive(Default)]
+struct Buffers<'a> {
+    all: MoveList,
+    list: MoveList,
+    children: Vec<Child<'a>>,
+}
+
+/// Checks the positions (every §6 state) of placement `p` of `table`.
+fn check_placement<'a, V: Variant>(
+    t: &'a Tables,
+    table: &Table,
+    p: u64,
+    buf: &mut Buffers<'a>,
+    report: &mut Report,
+) {
+    let l = &table.layout;
+    let m = l.material;
+    let s = l.states();
+    let Some(pos) = l.placement_position(p) else {
+        for i in p * s..(p + 1) * s {
+            let v = table.get(i);
+            if v != Value::Invalid {
+                report.inconsistent += 1;
+                note(report, format!("{m} index {i}: a hole holds {}", v.name()));
+            }
+        }
+        return;
+    };
+    movegen::generate::<V>(&pos, &mut buf.all);
+    buf.children.clear();
+    buf.children.extend(buf.all.iter().map(|mv| {
+        let child = pos.play::<V>(mv);
+        if child.own() == 0 {
+            return Child::NoPiece;
+        }
+        let Some(ct) = t.table(Material::of(&child)) else {
+            return Child::Missing;
+        };
+        match ct.layout.placement(&child) {
+            Some(c) => Child::At(ct, c * ct.layout.states()),
+            None => Child::Missing,
+        }
+    }));
+    for k in 0..s {
+        let i = p * s + k;
+        let v = table.get(i);
+        let pos = l.with_states(&pos, k);
+        report.positions += 1;
+        movegen::generate::<V>(&pos, &mut buf.list);
+        let e = judge::<V>(t, &pos, &buf.list, &buf.all, &buf.children);
+        if e != Some(v) {
+            report.inconsistent += 1;
+            note(
+                report,
+                format!(
+                    "{m} {}: table {}, moves say {}",
+                    crate::board::fen::to_fen(&pos),
+                    v.name(),
+                    e.map_or("a missing table", |e| e.name())
+                ),
+            );
         }
     }
 }
