@@ -42,9 +42,17 @@ const MAX_ERRORS: usize = 20;
 /// when a child is not in the tables.
 pub fn expected<V: Variant>(t: &Tables, pos: &Position) -> Option<Value> {
     let list = movegen::legal_moves::<V>(pos);
+    from_children(list.iter().map(|mv| t.probe::<V>(&pos.play::<V>(mv))))
+}
+
+/// The value a position must have, from the values of its children (each
+/// for the side to move there, in move order): a win if one is lost, else
+/// a draw if one is drawn, else a loss (also with no move at all, §7);
+/// `None` at the first child whose value is unknown or a hole.
+fn from_children(children: impl Iterator<Item = Option<Value>>) -> Option<Value> {
     let (mut any_loss, mut any_draw) = (false, false);
-    for mv in list.iter() {
-        match t.probe::<V>(&pos.play::<V>(mv))? {
+    for value in children {
+        match value? {
             Value::Loss => any_loss = true,
             Value::Draw => any_draw = true,
             Value::Win => {}
@@ -201,33 +209,19 @@ fn judge<V: Variant>(
     all: &MoveList,
     children: &[Child],
 ) -> Option<Value> {
-    let (mut any_loss, mut any_draw) = (false, false);
     let mut j = 0;
-    for mv in list.iter() {
+    from_children(list.iter().map(|mv| {
         while j < all.len() && all.as_slice()[j] != *mv {
             j += 1;
         }
         let child = pos.play::<V>(mv);
-        let value = match children.get(j) {
-            Some(Child::NoPiece) => Value::Loss,
-            Some(Child::At(ct, base)) => ct.get(base + ct.layout.state_offset(&child)?),
-            Some(Child::Missing) => return None,
-            None => t.probe::<V>(&child)?,
-        };
-        match value {
-            Value::Loss => any_loss = true,
-            Value::Draw => any_draw = true,
-            Value::Win => {}
-            Value::Invalid => return None,
+        match children.get(j) {
+            Some(Child::NoPiece) => Some(Value::Loss),
+            Some(Child::At(ct, base)) => Some(ct.get(base + ct.layout.state_offset(&child)?)),
+            Some(Child::Missing) => None,
+            None => t.probe::<V>(&child),
         }
-    }
-    Some(if any_loss {
-        Value::Win
-    } else if any_draw {
-        Value::Draw
-    } else {
-        Value::Loss
-    })
+    }))
 }
 
 fn note(report: &mut Report, s: String) {
