@@ -26,8 +26,13 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer `hub`, `init` or `ping`.
+/// How long an engine may take to answer `hub` or `ping`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long an engine may take from `set-param` to `ready`: an engine reads
+/// its endgame tables there (molkwar's Frisian ≤ 5-piece tables, 3.9 GB,
+/// take 15–40 s, more with two engines loading at once).
+pub const INIT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// The first words of the lines a Hub engine may print.
 const HUB_WORDS: [&str; 8] = [
@@ -263,6 +268,9 @@ impl EngineProc {
     fn setup_err(&self, what: &str, f: Fault) -> String {
         let why = match f {
             Fault::Crash => "it exited".to_string(),
+            Fault::Timeout if what.starts_with("init") => {
+                format!("no answer within {} s", INIT_TIMEOUT.as_secs())
+            }
             Fault::Timeout => format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
             Fault::Protocol(l) => format!("it printed a non-Hub line: '{l}'"),
         };
@@ -308,7 +316,7 @@ impl EngineProc {
                 .map_err(|f| self.setup_err("set-param", f))?;
         }
         self.send("init").map_err(|f| self.setup_err("init", f))?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let deadline = Instant::now() + INIT_TIMEOUT;
         loop {
             // Any line may come before `ready` (Scan: `init book`).
             let l = self
