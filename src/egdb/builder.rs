@@ -6,8 +6,8 @@
 use super::Value;
 use super::index::{Layout, Material};
 use super::probe::Tables;
-use super::retro;
 use super::storage::{self, Table};
+use super::{counted, retro};
 use crate::variant::Variant;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -80,6 +80,7 @@ pub fn build<V: Variant>(opts: &Options) -> Result<(Tables, Vec<Stats>), String>
             continue;
         }
         let t0 = Instant::now();
+        counted::ensure_entries::<V>(&mut tables, opts.pieces, opts.threads)?;
         let (built, waves) = build_pair::<V>(&tables, &layouts, opts)?;
         let secs = t0.elapsed().as_secs_f64();
         for t in built {
@@ -105,6 +106,7 @@ pub fn build<V: Variant>(opts: &Options) -> Result<(Tables, Vec<Stats>), String>
             );
         }
     }
+    counted::ensure_entries::<V>(&mut tables, opts.pieces, opts.threads)?;
     Ok((tables, stats))
 }
 

@@ -148,11 +148,15 @@ fn load(a: &TableArgs) -> Result<(VariantKind, Tables, u32), String> {
 }
 
 fn verify(a: &VerifyArgs) -> Result<(), String> {
-    let (kind, t, pieces) = load(&a.tables)?;
+    let (kind, mut t, pieces) = load(&a.tables)?;
     let mut r = Report::default();
     let t0 = Instant::now();
+    let threads = a.threads.clamp(1, 256);
     with_variant!(kind, V => {
-        verify::consistency::<V>(&t, pieces, a.threads.clamp(1, 256), &mut r);
+        // The tables read the entry values where a move enters a governed
+        // ending (docs/egdb.md, "Draw rules"): recomputed here, as the builder did.
+        super::counted::ensure_entries::<V>(&mut t, pieces, threads)?;
+        verify::consistency::<V>(&t, pieces, threads, &mut r);
         eprintln!("egdb verify: consistency checked in {:.1} s", t0.elapsed().as_secs_f64());
         verify::spot_check::<V>(&t, pieces, a.samples, a.depth, &mut r);
     });

@@ -7,12 +7,15 @@
 //! * `builder`: the build order, resumption and progress;
 //! * `retro`: the retrograde solver of one material pair (work list by waves);
 //! * `unmove`: the predecessor moves the solver's waves un-play;
+//! * `counted`: the endings a §8 material rule governs, valued as their
+//!   count starts (the entry values a move into them reads);
 //! * `probe`: the loaded tables, the probe, and the scores the search uses;
 //! * `verify`: self-consistency and spot checks against the search;
 //! * `command`: `molkwar egdb build | verify`.
 
 pub mod builder;
 pub mod command;
+pub mod counted;
 pub mod index;
 pub mod probe;
 pub mod retro;

@@ -8,7 +8,7 @@ use super::storage::{self, Table};
 use crate::board::{Move, Position};
 use crate::game::DrawState;
 use crate::score::Score;
-use crate::variant::{Variant, VariantKind};
+use crate::variant::{DrawRule, Variant, VariantKind};
 use crate::with_variant;
 use std::path::Path;
 use std::sync::Arc;
@@ -31,6 +31,12 @@ pub struct Tables {
     by_code: Vec<Option<Arc<Table>>>,
     count: usize,
     bytes: usize,
+    /// By material code: the §8 material rule that governs it, as
+    /// `DrawRule as u8 + 1` (0: none or not known yet).
+    rule: Vec<u8>,
+    /// By material code: the entry values of a governed material
+    /// (`counted.rs`), for the builder and the verifier.
+    entry: Vec<Option<Arc<Table>>>,
 }
 
 impl Tables {
@@ -41,6 +47,8 @@ impl Tables {
             by_code: vec![None; 1 << 12],
             count: 0,
             bytes: 0,
+            rule: vec![0; 1 << 12],
+            entry: vec![None; 1 << 12],
         }
     }
 
@@ -77,6 +85,56 @@ impl Tables {
     /// The table of a material, if loaded.
     pub fn table(&self, m: Material) -> Option<&Table> {
         self.by_code.get(m.code()).and_then(|t| t.as_deref())
+    }
+
+    /// Notes the §8 material rule that governs `m`.
+    pub fn set_rule(&mut self, m: Material, r: DrawRule) {
+        self.rule[m.code()] = r as u8 + 1;
+    }
+
+    /// Adds the entry values of a governed material (`counted.rs`).
+    /// `m`'s own table must be loaded (the entry values share its layout).
+    pub fn insert_entry(&mut self, m: Material, values: Vec<Value>) {
+        if let Some(layout) = self.table(m).map(|t| t.layout) {
+            let t = Table::from_values(layout, values.into_iter());
+            self.entry[m.code()] = Some(Arc::new(t));
+        }
+    }
+
+    /// The entry values of a governed material, if computed.
+    pub fn entry(&self, m: Material) -> Option<&Table> {
+        self.entry.get(m.code()).and_then(|t| t.as_deref())
+    }
+
+    /// The table a move from a position of material `parent` reads for its
+    /// child of material `child`: the entry values when the move enters an
+    /// ending of another §8 material rule (its count starts there), else the
+    /// child's own table (docs/egdb.md, "Draw rules").
+    #[inline]
+    pub fn child_table(&self, parent: Material, child: Material) -> Option<&Table> {
+        let r = self.rule[child.code()];
+        if r != 0 && r != self.rule[parent.code()] {
+            self.entry(child)
+        } else {
+            self.table(child)
+        }
+    }
+
+    /// [`Tables::probe`] of the child `pos` of a position of material
+    /// `parent`, through [`Tables::child_table`].
+    #[inline]
+    pub fn probe_child(&self, parent: Material, pos: &Position) -> Option<Value> {
+        if pos.own() == 0 {
+            return Some(Value::Loss);
+        }
+        if pos.occupied().count_ones() > MAX_PIECES || pos.opponent() == 0 {
+            return None;
+        }
+        let t = self.child_table(parent, Material::of(pos))?;
+        match t.get(t.layout.index(pos)?) {
+            Value::Invalid => None,
+            v => Some(v),
+        }
     }
 
     /// The largest n such that every material of at most n pieces is loaded.

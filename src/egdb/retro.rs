@@ -171,7 +171,7 @@ impl Pair<'_> {
                 win.fill(true);
                 break;
             }
-            let table = self.done.table(Material::of(&child))?;
+            let table = self.done.child_table(l.material, Material::of(&child))?;
             let base = table.layout.placement(&child)? * table.layout.states();
             for b in 0..r1 {
                 if win[b] {

@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every table file.
 const MAGIC: &[u8; 8] = b"MOLKEGDB";
-/// Format version; a file of another version is refused.
-pub const VERSION: u32 = 1;
+/// Format version; a file of another version is refused. Version 2: moves
+/// into an ending governed by a §8 material rule read its entry values
+/// (docs/egdb.md, "Draw rules"), so version 1 files hold other values.
+pub const VERSION: u32 = 2;
 const HEADER: usize = 40;
 
 /// One finished table in memory: 2 bits a position.
@@ -65,6 +67,18 @@ fn variant_code(kind: VariantKind) -> u8 {
 /// The file of material `m` for variant `kind` under `dir`.
 pub fn path(dir: &Path, kind: VariantKind, m: Material) -> PathBuf {
     dir.join(kind.name()).join(format!("{}.egdb", m.name()))
+}
+
+/// True when the file of `m` exists and is of this format version (a look
+/// at its header only; [`read`] checks the rest).
+pub fn is_current(dir: &Path, kind: VariantKind, m: Material) -> bool {
+    use std::io::Read;
+    let mut h = [0u8; 12];
+    std::fs::File::open(path(dir, kind, m))
+        .and_then(|mut f| f.read_exact(&mut h))
+        .is_ok()
+        && &h[..8] == MAGIC
+        && h[8..12] == VERSION.to_le_bytes()
 }
 
 /// Writes `t` to its file under `dir` (via a temporary file and a rename).

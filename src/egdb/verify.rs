@@ -42,7 +42,8 @@ const MAX_ERRORS: usize = 20;
 /// when a child is not in the tables.
 pub fn expected<V: Variant>(t: &Tables, pos: &Position) -> Option<Value> {
     let list = movegen::legal_moves::<V>(pos);
-    from_children(list.iter().map(|mv| t.probe::<V>(&pos.play::<V>(mv))))
+    let m = Material::of(pos);
+    from_children(list.iter().map(|mv| t.probe_child(m, &pos.play::<V>(mv))))
 }
 
 /// The value a position must have, from the values of its children (each
@@ -168,7 +169,7 @@ fn check_placement<'a, V: Variant>(
         if child.own() == 0 {
             return Child::NoPiece;
         }
-        let Some(ct) = t.table(Material::of(&child)) else {
+        let Some(ct) = t.child_table(m, Material::of(&child)) else {
             return Child::Missing;
         };
         match ct.layout.placement(&child) {
@@ -219,7 +220,7 @@ fn judge<V: Variant>(
             Some(Child::NoPiece) => Some(Value::Loss),
             Some(Child::At(ct, base)) => Some(ct.get(base + ct.layout.state_offset(&child)?)),
             Some(Child::Missing) => None,
-            None => t.probe::<V>(&child),
+            None => t.probe_child(Material::of(pos), &child),
         }
     }))
 }

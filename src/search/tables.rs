@@ -19,11 +19,12 @@ pub const EGDB_AUTO_PIECES: u32 = 3;
 const EGDB_AUTO_TRIGGER: u32 = 10;
 
 /// True if every table of at most [`EGDB_AUTO_PIECES`] pieces of `kind`
-/// has its file under `dir` (whether it reads back is checked at loading).
+/// has its file of the current format version under `dir` (whether it
+/// reads back is checked at loading).
 fn has_small_tables(dir: &Path, kind: VariantKind) -> bool {
     Material::all_up_to(EGDB_AUTO_PIECES)
         .into_iter()
-        .all(|m| storage::path(dir, kind, m).is_file())
+        .all(|m| storage::is_current(dir, kind, m))
 }
 
 /// A background build of one variant's small tables.
