@@ -266,12 +266,14 @@ impl EngineProc {
     }
 
     fn setup_err(&self, what: &str, f: Fault) -> String {
+        self.setup_err_within(what, f, HANDSHAKE_TIMEOUT)
+    }
+
+    /// [`EngineProc::setup_err`] of a step allowed `limit`.
+    fn setup_err_within(&self, what: &str, f: Fault, limit: Duration) -> String {
         let why = match f {
             Fault::Crash => "it exited".to_string(),
-            Fault::Timeout if what.starts_with("init") => {
-                format!("no answer within {} s", INIT_TIMEOUT.as_secs())
-            }
-            Fault::Timeout => format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+            Fault::Timeout => format!("no answer within {} s", limit.as_secs()),
             Fault::Protocol(l) => format!("it printed a non-Hub line: '{l}'"),
         };
         format!("engine '{}' failed at {what}: {why}", self.name)
@@ -315,13 +317,14 @@ impl EngineProc {
             self.send(&line.finish())
                 .map_err(|f| self.setup_err("set-param", f))?;
         }
-        self.send("init").map_err(|f| self.setup_err("init", f))?;
+        self.send("init")
+            .map_err(|f| self.setup_err_within("init", f, INIT_TIMEOUT))?;
         let deadline = Instant::now() + INIT_TIMEOUT;
         loop {
             // Any line may come before `ready` (Scan: `init book`).
             let l = self
                 .recv_any(deadline)
-                .map_err(|f| self.setup_err("init (waiting for ready)", f))?;
+                .map_err(|f| self.setup_err_within("init (waiting for ready)", f, INIT_TIMEOUT))?;
             let word = command_word(&l).unwrap_or("");
             if word == "ready" {
                 return Ok(());

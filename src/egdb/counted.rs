@@ -88,9 +88,14 @@ fn solve<V: Variant>(
     let layouts: Vec<Layout> = group.iter().map(|&m| Layout::new::<V>(m)).collect();
     let mut cur: Option<Vec<Vec<Value>>> = None;
     for _ in 0..=limit {
+        let r = Round {
+            t,
+            layouts: &layouts,
+            prev: cur.as_deref(),
+        };
         let next = layouts
             .iter()
-            .map(|l| round::<V>(t, &layouts, cur.as_deref(), l, threads))
+            .map(|l| r.layout::<V>(l, threads))
             .collect::<Result<Vec<_>, _>>()?;
         if cur.as_ref() == Some(&next) {
             break; // nothing changes any more
@@ -100,85 +105,80 @@ fn solve<V: Variant>(
     Ok(cur.unwrap_or_default())
 }
 
-/// One round over the positions of `l`, split among threads.
-fn round<V: Variant>(
-    t: &Tables,
-    layouts: &[Layout],
-    prev: Option<&[Vec<Value>]>,
-    l: &Layout,
-    threads: usize,
-) -> Result<Vec<Value>, String> {
-    let n = l.len();
-    let chunk = n.div_ceil(threads.max(1) as u64).max(1);
-    let parts: Vec<Result<Vec<Value>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .step_by(chunk as usize)
-            .map(|lo| {
-                let hi = (lo + chunk).min(n);
-                s.spawn(move || {
-                    let mut list = MoveList::default();
-                    (lo..hi)
-                        .map(|i| value::<V>(t, layouts, prev, l, i, &mut list))
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
-            })
-            .collect()
-    });
-    let mut out = Vec::with_capacity(n as usize);
-    for p in parts {
-        out.extend(p?);
-    }
-    Ok(out)
+/// One round of [`solve`]: the group's values with one more ply of the
+/// count left than `prev` (`None`: the count is over).
+struct Round<'a> {
+    t: &'a Tables,
+    layouts: &'a [Layout],
+    prev: Option<&'a [Vec<Value>]>,
 }
 
-/// The value of position `i` of `l` with one more ply of the count left
-/// than `prev` (`None`: the count is over).
-fn value<V: Variant>(
-    t: &Tables,
-    layouts: &[Layout],
-    prev: Option<&[Vec<Value>]>,
-    l: &Layout,
-    i: u64,
-    list: &mut MoveList,
-) -> Result<Value, String> {
-    let Some(pos) = l.position(i) else {
-        return Ok(Value::Invalid);
-    };
-    movegen::generate::<V>(&pos, list);
-    if list.is_empty() {
-        return Ok(Value::Loss);
-    }
-    let Some(prev) = prev else {
-        return Ok(Value::Draw);
-    };
-    let mut all_win = true;
-    for mv in list.iter() {
-        let child = pos.play::<V>(mv);
-        if child.own() == 0 {
-            return Ok(Value::Win);
+impl Round<'_> {
+    /// The round over the positions of `l`, split among threads.
+    fn layout<V: Variant>(&self, l: &Layout, threads: usize) -> Result<Vec<Value>, String> {
+        let n = l.len();
+        let chunk = n.div_ceil(threads.max(1) as u64).max(1);
+        let parts: Vec<Result<Vec<Value>, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n)
+                .step_by(chunk as usize)
+                .map(|lo| {
+                    let hi = (lo + chunk).min(n);
+                    s.spawn(move || {
+                        let mut list = MoveList::default();
+                        (lo..hi).map(|i| self.value::<V>(l, i, &mut list)).collect()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a worker thread panicked".into()))
+                })
+                .collect()
+        });
+        let mut out = Vec::with_capacity(n as usize);
+        for p in parts {
+            out.extend(p?);
         }
-        let cm = Material::of(&child);
-        let missing = || format!("{}: no table for {cm}", l.material);
-        let v = match layouts.iter().position(|g| g.material == cm) {
-            Some(s) => prev[s][layouts[s].index(&child).ok_or_else(missing)? as usize],
-            None => {
-                let ct = t.child_table(l.material, cm).ok_or_else(missing)?;
-                ct.get(ct.layout.index(&child).ok_or_else(missing)?)
-            }
+        Ok(out)
+    }
+
+    /// The value of position `i` of `l` in this round.
+    fn value<V: Variant>(&self, l: &Layout, i: u64, list: &mut MoveList) -> Result<Value, String> {
+        let (t, layouts) = (self.t, self.layouts);
+        let Some(pos) = l.position(i) else {
+            return Ok(Value::Invalid);
         };
-        match v {
-            Value::Loss => return Ok(Value::Win),
-            Value::Win => {}
-            Value::Draw => all_win = false,
-            Value::Invalid => return Err(missing()),
+        movegen::generate::<V>(&pos, list);
+        if list.is_empty() {
+            return Ok(Value::Loss);
         }
+        let Some(prev) = self.prev else {
+            return Ok(Value::Draw);
+        };
+        let mut all_win = true;
+        for mv in list.iter() {
+            let child = pos.play::<V>(mv);
+            if child.own() == 0 {
+                return Ok(Value::Win);
+            }
+            let cm = Material::of(&child);
+            let missing = || format!("{}: no table for {cm}", l.material);
+            let v = match layouts.iter().position(|g| g.material == cm) {
+                Some(s) => prev[s][layouts[s].index(&child).ok_or_else(missing)? as usize],
+                None => {
+                    let ct = t.child_table(l.material, cm).ok_or_else(missing)?;
+                    ct.get(ct.layout.index(&child).ok_or_else(missing)?)
+                }
+            };
+            match v {
+                Value::Loss => return Ok(Value::Win),
+                Value::Win => {}
+                Value::Draw => all_win = false,
+                Value::Invalid => return Err(missing()),
+            }
+        }
+        Ok(if all_win { Value::Loss } else { Value::Draw })
     }
-    Ok(if all_win { Value::Loss } else { Value::Draw })
 }

@@ -31,9 +31,9 @@ pub struct Tables {
     by_code: Vec<Option<Arc<Table>>>,
     count: usize,
     bytes: usize,
-    /// By material code: the §8 material rule that governs it, as
-    /// `DrawRule as u8 + 1` (0: none or not known yet).
-    rule: Vec<u8>,
+    /// By material code: the §8 material rule that governs it (`None`:
+    /// none, or not known yet).
+    rule: Vec<Option<DrawRule>>,
     /// By material code: the entry values of a governed material
     /// (`counted.rs`), for the builder and the verifier.
     entry: Vec<Option<Arc<Table>>>,
@@ -47,7 +47,7 @@ impl Tables {
             by_code: vec![None; 1 << 12],
             count: 0,
             bytes: 0,
-            rule: vec![0; 1 << 12],
+            rule: vec![None; 1 << 12],
             entry: vec![None; 1 << 12],
         }
     }
@@ -89,7 +89,7 @@ impl Tables {
 
     /// Notes the §8 material rule that governs `m`.
     pub fn set_rule(&mut self, m: Material, r: DrawRule) {
-        self.rule[m.code()] = r as u8 + 1;
+        self.rule[m.code()] = Some(r);
     }
 
     /// Adds the entry values of a governed material (`counted.rs`).
@@ -113,7 +113,7 @@ impl Tables {
     #[inline]
     pub fn child_table(&self, parent: Material, child: Material) -> Option<&Table> {
         let r = self.rule[child.code()];
-        if r != 0 && r != self.rule[parent.code()] {
+        if r.is_some() && r != self.rule[parent.code()] {
             self.entry(child)
         } else {
             self.table(child)
@@ -124,17 +124,7 @@ impl Tables {
     /// `parent`, through [`Tables::child_table`].
     #[inline]
     pub fn probe_child(&self, parent: Material, pos: &Position) -> Option<Value> {
-        if pos.own() == 0 {
-            return Some(Value::Loss);
-        }
-        if pos.occupied().count_ones() > MAX_PIECES || pos.opponent() == 0 {
-            return None;
-        }
-        let t = self.child_table(parent, Material::of(pos))?;
-        match t.get(t.layout.index(pos)?) {
-            Value::Invalid => None,
-            v => Some(v),
-        }
+        self.read(pos, |m| self.child_table(parent, m))
     }
 
     /// The largest n such that every material of at most n pieces is loaded.
@@ -173,6 +163,16 @@ impl Tables {
     /// not, with or without a §6 state.
     #[inline]
     pub fn probe<V: Variant>(&self, pos: &Position) -> Option<Value> {
+        self.read(pos, |m| self.table(m))
+    }
+
+    /// The value of `pos` in the table `pick` gives for its material.
+    #[inline]
+    fn read<'a>(
+        &'a self,
+        pos: &Position,
+        pick: impl FnOnce(Material) -> Option<&'a Table>,
+    ) -> Option<Value> {
         if pos.own() == 0 {
             return Some(Value::Loss);
         }
@@ -180,7 +180,7 @@ impl Tables {
             return None;
         }
         let n = normalise(pos);
-        let t = self.table(Material::of(&n))?;
+        let t = pick(Material::of(&n))?;
         let i = t.layout.index(&n)?;
         match t.get(i) {
             Value::Invalid => None,
