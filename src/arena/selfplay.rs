@@ -17,7 +17,7 @@ use super::rng::Rng;
 use crate::board::{Color, fen};
 use crate::eval::EvalChoice;
 use crate::game::{Game, Outcome};
-use crate::search::{Engine, Limits, Mode};
+use crate::search::{Engine, Limits, Mode, SEARCH_STACK};
 use crate::variant::VariantKind;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -96,7 +96,7 @@ pub fn play_game(
             Outcome::Ongoing if plies >= cfg.max_plies => break 0.5,
             Outcome::Ongoing => {}
         }
-        let r = engine.search_blocking(&game, limits.clone(), Mode::Analyze);
+        let r = engine.search_here(&game, limits.clone(), Mode::Analyze);
         let Some(best) = r.best else { break 0.5 };
         let score = r.last().map_or(0, |i| i.score);
         let white = if game.position().side() == Color::White {
@@ -140,20 +140,25 @@ pub fn run(
         for _ in 0..cfg.concurrency.max(1) {
             let tx = tx.clone();
             let next = &next;
-            scope.spawn(move || {
-                // Loaded once for all threads: each engine shares the weights.
-                let mut engine = Engine::with_tt_size(cfg.tt_size);
-                engine.set_evaluators(evals.clone());
-                loop {
-                    let i = next.fetch_add(1, Ordering::AcqRel);
-                    if i >= cfg.games {
-                        break;
+            let spawned = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || {
+                    // Loaded once for all threads: each engine shares the weights.
+                    let mut engine = Engine::with_tt_size(cfg.tt_size);
+                    engine.set_evaluators(evals.clone());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::AcqRel);
+                        if i >= cfg.games {
+                            break;
+                        }
+                        if tx.send((i, play_game(cfg, book, &mut engine, i))).is_err() {
+                            break;
+                        }
                     }
-                    if tx.send((i, play_game(cfg, book, &mut engine, i))).is_err() {
-                        break;
-                    }
-                }
-            });
+                });
+            if let Err(e) = spawned {
+                log::error!("cannot start a self-play thread: {e}");
+            }
         }
         drop(tx);
         let mut written = 0u32;
@@ -181,6 +186,10 @@ pub fn run(
     out.flush().map_err(|e| format!("cannot write: {e}"))?;
     match write_err {
         Some(e) => Err(e),
+        None if totals.games < cfg.games => Err(format!(
+            "only {} of {} games were played (no thread could start)",
+            totals.games, cfg.games
+        )),
         None => Ok(totals),
     }
 }

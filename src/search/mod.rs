@@ -114,6 +114,8 @@ pub struct Engine {
     egdb_auto: bool,
     /// Background builds (at most one per variant, ever).
     egdb_building: Vec<tables::Build>,
+    /// Search frame stacks reused across searches.
+    frames: Arc<worker::FramePool>,
 }
 
 pub use tables::EGDB_AUTO_PIECES;
@@ -188,6 +190,7 @@ impl Engine {
             egdb: Vec::new(),
             egdb_auto: false,
             egdb_building: Vec::new(),
+            frames: Arc::default(),
         }
     }
 
@@ -257,53 +260,27 @@ impl Engine {
     ) -> SearchHandle {
         let stop = Arc::new(AtomicBool::new(false));
         let ponder_hit = Arc::new(AtomicBool::new(false));
-        let legal = game.legal_moves();
-        let mut moves: Vec<Move> = legal.iter().copied().collect();
-        let pieces = game.position().occupied().count_ones();
-        let egdb = self.egdb(game.variant(), pieces);
-        if let Some(t) = &egdb
-            && pieces <= self.egdb_pieces
-        {
-            // docs/egdb.md: at the root only the moves that keep the value.
-            moves = with_variant!(game.variant(), V => t.root_moves::<V>(game.position(), &moves));
-        }
-        let thread = if moves.is_empty() {
+        let thread = match self.prepare(game, limits, mode, &stop, &ponder_hit) {
             // Lost (§7): nothing to search, but still exactly one Done.
-            std::thread::Builder::new()
+            None => std::thread::Builder::new()
                 .name("search".into())
                 .spawn(move || {
                     let _ = tx.send(Event::Done {
                         best: None,
                         ponder: None,
                     });
-                })
-        } else {
-            self.tt.new_search();
-            let job = iterate::Job {
-                root: *game.position(),
-                draw: game.draw_state(),
-                history: game.history().to_vec(),
-                moves,
-                plan: time::Plan::new(&limits),
-                limits,
-                mode,
-                start: Instant::now(),
-                eval: self.evaluator(game.variant()).clone(),
-                egdb: egdb.map(|t| (t, self.egdb_pieces)),
-            };
-            let shared = threads::Shared::new(
-                stop.clone(),
-                ponder_hit.clone(),
-                self.threads,
-                job.limits.nodes,
-            );
-            let tt = self.tt.clone();
-            let n = self.threads;
-            let kind = game.variant();
-            std::thread::Builder::new()
-                .name("search".into())
-                .stack_size(8 << 20)
-                .spawn(move || with_variant!(kind, V => threads::run::<V>(job, tt, shared, n, tx)))
+                }),
+            Some((job, shared)) => {
+                let tt = self.tt.clone();
+                let n = self.threads;
+                let kind = game.variant();
+                std::thread::Builder::new()
+                    .name("search".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn(
+                        move || with_variant!(kind, V => threads::run::<V>(job, tt, shared, n, tx)),
+                    )
+            }
         };
         let thread = match thread {
             Ok(t) => Some(t),
@@ -319,30 +296,110 @@ impl Engine {
         }
     }
 
+    /// The job and shared state of a search of the game's position, or
+    /// `None` when there is no move to search.
+    fn prepare(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        mode: Mode,
+        stop: &Arc<AtomicBool>,
+        ponder_hit: &Arc<AtomicBool>,
+    ) -> Option<(iterate::Job, threads::Shared)> {
+        let legal = game.legal_moves();
+        let mut moves: Vec<Move> = legal.iter().copied().collect();
+        let pieces = game.position().occupied().count_ones();
+        let egdb = self.egdb(game.variant(), pieces);
+        if let Some(t) = &egdb
+            && pieces <= self.egdb_pieces
+        {
+            // docs/egdb.md: at the root only the moves that keep the value.
+            moves = with_variant!(game.variant(), V => t.root_moves::<V>(game.position(), &moves));
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        self.tt.new_search();
+        let job = iterate::Job {
+            root: *game.position(),
+            draw: game.draw_state(),
+            history: game.history().to_vec(),
+            moves,
+            plan: time::Plan::new(&limits),
+            limits,
+            mode,
+            start: Instant::now(),
+            eval: self.evaluator(game.variant()).clone(),
+            egdb: egdb.map(|t| (t, self.egdb_pieces)),
+        };
+        let shared = threads::Shared::new(
+            stop.clone(),
+            ponder_hit.clone(),
+            self.threads,
+            job.limits.nodes,
+            self.frames.clone(),
+        );
+        Some((job, shared))
+    }
+
+    /// Runs a search to its end on the calling thread (helpers, if any,
+    /// on their own) and returns its best move and last report. For many
+    /// tiny searches (self-play): no thread is started for the main
+    /// search. The calling thread needs a stack of [`SEARCH_STACK`]
+    /// bytes, and the limits must end the search as for
+    /// [`Engine::search_blocking`].
+    pub fn search_here(&mut self, game: &Game, limits: Limits, mode: Mode) -> Outcome {
+        let stop = Arc::new(AtomicBool::new(false));
+        let ponder_hit = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        match self.prepare(game, limits, mode, &stop, &ponder_hit) {
+            None => {
+                let _ = tx.send(Event::Done {
+                    best: None,
+                    ponder: None,
+                });
+            }
+            Some((job, shared)) => {
+                let n = self.threads;
+                with_variant!(game.variant(), V => threads::run::<V>(job, self.tt.clone(), shared, n, tx))
+            }
+        }
+        collect(rx)
+    }
+
     /// Runs a search to its end and returns everything it reported. The
     /// limits must end the search (an Analyze search without a depth or
     /// node limit would wait for a stop that never comes).
     pub fn search_blocking(&mut self, game: &Game, limits: Limits, mode: Mode) -> Outcome {
         let (tx, rx) = channel();
         let handle = self.start(game, limits, mode, tx);
-        let mut out = Outcome {
-            best: None,
-            ponder: None,
-            infos: Vec::new(),
-        };
-        for ev in rx.iter() {
-            match ev {
-                Event::Info(i) => out.infos.push(i),
-                Event::Done { best, ponder } => {
-                    out.best = best;
-                    out.ponder = ponder;
-                    break;
-                }
-            }
-        }
+        let out = collect(rx);
         handle.join();
         out
     }
+}
+
+/// Stack size of a thread that runs a search.
+pub const SEARCH_STACK: usize = 8 << 20;
+
+/// The events of one search up to its `Done`.
+fn collect(rx: std::sync::mpsc::Receiver<Event>) -> Outcome {
+    let mut out = Outcome {
+        best: None,
+        ponder: None,
+        infos: Vec::new(),
+    };
+    for ev in rx.iter() {
+        match ev {
+            Event::Info(i) => out.infos.push(i),
+            Event::Done { best, ponder } => {
+                out.best = best;
+                out.ponder = ponder;
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Evaluation of the game's current position as the search sees its leaves

@@ -7,7 +7,7 @@ use super::Score;
 use super::iterate::{self, Job};
 use super::time::Clock;
 use super::tt::Tt;
-use super::worker::Worker;
+use super::worker::{FramePool, Worker};
 use super::{Event, Mode};
 use crate::board::Move;
 use crate::variant::Variant;
@@ -31,6 +31,8 @@ pub struct Shared {
     pub completed: AtomicU32,
     /// The result of the deepest iteration a helper completed.
     pub helper_result: Mutex<Option<Completed>>,
+    /// The engine's frame stacks, lent to the workers.
+    pub frames: Arc<FramePool>,
 }
 
 /// A completed root iteration of a helper thread.
@@ -49,6 +51,7 @@ impl Shared {
         ponder_hit: Arc<AtomicBool>,
         threads: usize,
         node_limit: Option<u64>,
+        frames: Arc<FramePool>,
     ) -> Shared {
         Shared {
             stop,
@@ -58,6 +61,7 @@ impl Shared {
             node_limit,
             completed: AtomicU32::new(0),
             helper_result: Mutex::new(None),
+            frames,
         }
     }
 
