@@ -1,8 +1,12 @@
-//! The trained evaluator's features (feature set 1): a sparse vector whose
-//! dot product with the learned weights, interpolated between an opening
-//! and an ending weight set, is the score. One function, [`visit`], lists
-//! the features of a position; the search sums weights through it and the
+//! The trained evaluator's features: a sparse vector whose dot product
+//! with the learned weights, interpolated between an opening and an ending
+//! weight set, is the score. One function, [`FeatureSet::visit`], lists the
+//! features of a position; the search sums weights through it and the
 //! trainer collects them through it, so both always agree.
+//!
+//! Feature set 1 ([`FeatureSet::Regions`]) is described below; feature set
+//! 2 ([`FeatureSet::Windows`]) is set 1 plus four tables of 12-square
+//! windows (`super::windows`).
 //!
 //! Every feature is "White's minus Black's": Black's pieces are read on the
 //! board turned 180° (square n ↔ 51 − n) with the colours swapped, so a
@@ -19,8 +23,58 @@ use super::geometry::{ROW_OF_BIT, stopped};
 use crate::board::bitboard::free_ray;
 use crate::board::{Bitboard, Color, Dir, Position, squares};
 
-/// The id of this feature set, written in weight files.
-pub const FEATURE_SET: u16 = 1;
+/// A feature set: which features a weight file holds weights for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// Set 1: material, king and runaway terms and the 16 regions of 8
+    /// squares ([`COUNT`] features).
+    Regions = 1,
+    /// Set 2: set 1 and the 12-square window tables after it.
+    Windows = 2,
+}
+
+impl FeatureSet {
+    /// Every set, oldest first.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Regions, FeatureSet::Windows];
+
+    /// The id written in weight files.
+    pub const fn id(self) -> u16 {
+        self as u16
+    }
+
+    /// The set with this id.
+    pub fn from_id(id: u16) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Number of features.
+    pub const fn count(self) -> usize {
+        match self {
+            FeatureSet::Regions => COUNT,
+            FeatureSet::Windows => super::windows::END,
+        }
+    }
+
+    /// Calls `f(index, value)` for every non-zero feature of `pos` in this
+    /// set (White's point of view). Indices may repeat.
+    #[inline(always)]
+    pub fn visit(self, pos: &Position, f: impl FnMut(usize, i32)) {
+        match self {
+            FeatureSet::Regions => visit::<false>(pos, f),
+            FeatureSet::Windows => visit::<true>(pos, f),
+        }
+    }
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FeatureSet, String> {
+        s.parse::<u16>()
+            .ok()
+            .and_then(FeatureSet::from_id)
+            .ok_or_else(|| format!("unknown feature set '{s}' (1 or 2)"))
+    }
+}
 
 /// Men, White minus Black.
 pub const MEN: usize = 0;
@@ -47,7 +101,7 @@ pub const REGIONS: usize = 16;
 pub const TABLE: usize = 6561;
 /// Offset of index 0 in a table.
 const MIDDLE: i32 = 3280;
-/// Number of features.
+/// Number of features of set 1.
 pub const COUNT: usize = PATTERN + REGIONS * TABLE;
 /// The phase runs from 0 (no men) to this (every man on the board).
 pub const PHASE_MAX: i32 = 40;
@@ -111,7 +165,9 @@ static REV: [u64; 1024] = lanes(true);
 /// difference plus another still fits a lane (81 · 168 + 168 < 2^16).
 const BIAS: u64 = 0x0080_0080_0080_0080;
 /// What the bias adds to a two-field index (`82 · 0x80`).
-const BIASED_ZERO: i32 = 82 * 0x80;
+pub(super) const BIASED_ZERO: i32 = 82 * 0x80;
+/// What the bias adds to a one-field lane.
+pub(super) const FIELD_ZERO: i32 = 0x80;
 
 /// The two-row field `k` (rows 2k, 2k + 1) of a bitboard.
 #[inline(always)]
@@ -121,14 +177,15 @@ fn field(b: Bitboard, k: usize) -> usize {
 
 /// Lane `j` of `x`.
 #[inline(always)]
-fn lane(x: u64, j: usize) -> i32 {
+pub(super) fn lane(x: u64, j: usize) -> i32 {
     ((x >> (16 * j)) & 0xFFFF) as i32
 }
 
 /// Calls `f(index, value)` for every non-zero feature of `pos` (White's
-/// point of view). Indices may repeat.
+/// point of view), of set 1 and, with `WINDOWS`, of set 2's windows.
+/// Indices may repeat.
 #[inline(always)]
-pub fn visit(pos: &Position, mut f: impl FnMut(usize, i32)) {
+fn visit<const WINDOWS: bool>(pos: &Position, mut f: impl FnMut(usize, i32)) {
     let white = pos.pieces(Color::White);
     let black = pos.pieces(Color::Black);
     let kings = pos.kings();
@@ -199,6 +256,12 @@ pub fn visit(pos: &Position, mut f: impl FnMut(usize, i32)) {
             let ri = lane(rk, j) - BIASED_ZERO;
             f(PATTERN + TABLE * t + (MIDDLE + fi) as usize, 1);
             f(PATTERN + TABLE * (15 - t) + (MIDDLE - ri) as usize, -1);
+        }
+        if WINDOWS && k == 0 {
+            super::windows::white(fk, fwd[2], &mut f);
+        }
+        if WINDOWS && k == 3 {
+            super::windows::black(rk, rev[2], &mut f);
         }
     }
 }
@@ -328,13 +391,33 @@ mod tests {
     use crate::variant::{Frisian, International, Variant};
 
     fn fast(pos: &Position) -> Vec<(usize, i32)> {
-        let mut v = vec![0i32; COUNT];
-        visit(pos, |i, x| v[i] += x);
+        fast_set(FeatureSet::Regions, pos)
+    }
+
+    fn fast_set(set: FeatureSet, pos: &Position) -> Vec<(usize, i32)> {
+        let mut v = vec![0i32; set.count()];
+        set.visit(pos, |i, x| v[i] += x);
+        sparse(&v)
+    }
+
+    fn sparse(v: &[i32]) -> Vec<(usize, i32)> {
         v.iter()
             .enumerate()
             .filter(|(_, x)| **x != 0)
             .map(|(i, x)| (i, *x))
             .collect()
+    }
+
+    /// Set 2 by the slow references: set 1's and the windows'.
+    fn slow_windows(pos: &Position) -> Vec<(usize, i32)> {
+        let mut v = vec![0i32; FeatureSet::Windows.count()];
+        for (i, x) in reference::features(pos)
+            .into_iter()
+            .chain(crate::eval::windows::reference::features(pos))
+        {
+            v[i] += x;
+        }
+        sparse(&v)
     }
 
     /// The colour-flipped twin: turned 180°, colours and turn swapped.
@@ -371,7 +454,44 @@ mod tests {
             .chain(random_positions::<Frisian>(2, 30))
         {
             assert_eq!(fast(&pos), reference::features(&pos), "{pos:?}");
+            assert_eq!(
+                fast_set(FeatureSet::Windows, &pos),
+                slow_windows(&pos),
+                "{pos:?}"
+            );
         }
+    }
+
+    #[test]
+    fn every_window_square_has_its_digit() {
+        // One king at a time on every square, each colour: the window
+        // indices agree with the reference, so no digit is misplaced.
+        for n in 1..=50u32 {
+            for white in [true, false] {
+                let fen = if white {
+                    format!("W:WK{n}:B")
+                } else {
+                    format!("W:W:BK{n}")
+                };
+                let pos = parse_fen(&fen).unwrap();
+                assert_eq!(
+                    fast_set(FeatureSet::Windows, &pos),
+                    slow_windows(&pos),
+                    "{fen}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn feature_set_ids_round_trip() {
+        for set in FeatureSet::ALL {
+            assert_eq!(FeatureSet::from_id(set.id()), Some(set));
+            assert_eq!(set.id().to_string().parse::<FeatureSet>(), Ok(set));
+        }
+        assert_eq!(FeatureSet::from_id(0), None);
+        assert!("3".parse::<FeatureSet>().is_err());
+        assert!(FeatureSet::Windows.count() > FeatureSet::Regions.count());
     }
 
     #[test]
@@ -380,12 +500,14 @@ mod tests {
             .into_iter()
             .chain(random_positions::<Frisian>(4, 20))
         {
-            let a = fast(&pos);
-            let b: Vec<(usize, i32)> = fast(&flipped(&pos))
-                .into_iter()
-                .map(|(i, x)| (i, -x))
-                .collect();
-            assert_eq!(a, b, "{pos:?}");
+            for set in FeatureSet::ALL {
+                let a = fast_set(set, &pos);
+                let b: Vec<(usize, i32)> = fast_set(set, &flipped(&pos))
+                    .into_iter()
+                    .map(|(i, x)| (i, -x))
+                    .collect();
+                assert_eq!(a, b, "{set:?} {pos:?}");
+            }
             assert_eq!(phase(&pos), phase(&flipped(&pos)));
         }
     }
@@ -394,6 +516,8 @@ mod tests {
     fn the_start_position_has_balanced_patterns() {
         let pos = parse_fen("W:W31-50:B1-20").unwrap();
         // Symmetric under the colour flip: everything cancels but the turn.
-        assert_eq!(fast(&pos), vec![(TURN, 1)]);
+        for set in FeatureSet::ALL {
+            assert_eq!(fast_set(set, &pos), vec![(TURN, 1)]);
+        }
     }
 }

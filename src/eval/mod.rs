@@ -14,6 +14,7 @@ mod classic;
 pub mod features;
 mod geometry;
 pub mod weights;
+pub mod windows;
 
 use crate::board::{Color, Position};
 use crate::game::DrawState;
@@ -120,7 +121,7 @@ impl Evaluator {
 #[inline]
 fn trained_white_score(w: &Weights, pos: &Position) -> Score {
     let (mut opening, mut ending) = (0i32, 0i32);
-    features::visit(pos, |i, x| {
+    w.feature_set().visit(pos, |i, x| {
         let [o, e] = w.get(i);
         opening += o as i32 * x;
         ending += e as i32 * x;

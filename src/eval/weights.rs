@@ -9,15 +9,15 @@
 //! | 2 | format version (1) |
 //! | 1 | variant family: 0 International, 1 Frisian |
 //! | 1 | reserved, 0 |
-//! | 2 | feature set id ([`FEATURE_SET`]) |
+//! | 2 | feature set id ([`FeatureSet::id`]: 1 or 2) |
 //! | 2 | phases (2: opening, ending) |
-//! | 4 | features ([`COUNT`]) |
+//! | 4 | features ([`FeatureSet::count`] of that set) |
 //! | 2 | units per centi-man ([`UNIT`]) |
 //! | 2 | reserved, 0 |
 //! | 2 × phases × features | weights, i16, per feature its opening then its ending weight |
 //! | 8 | FNV-1a 64 checksum of every byte before it |
 
-use super::features::{COUNT, FEATURE_SET};
+use super::features::FeatureSet;
 use crate::variant::VariantKind;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -95,11 +95,11 @@ impl fmt::Display for WeightsError {
             }
             WeightsError::Family(b) => write!(f, "unknown variant family {b} in weight file"),
             WeightsError::FeatureSet(s) => {
-                write!(f, "feature set {s} (this build uses {FEATURE_SET})")
+                write!(f, "feature set {s} (this build reads 1 and 2)")
             }
             WeightsError::Dimensions { phases, features } => write!(
                 f,
-                "weight file dimensions {phases}x{features} (expected {PHASES}x{COUNT})"
+                "weight file dimensions {phases}x{features} do not match its feature set"
             ),
             WeightsError::Checksum => write!(f, "weight file checksum mismatch (corrupt file)"),
             WeightsError::WrongFamily { file, wanted } => write!(
@@ -117,6 +117,7 @@ impl fmt::Display for WeightsError {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
     family: Family,
+    set: FeatureSet,
     w: Box<[[i16; 2]]>,
 }
 
@@ -124,8 +125,9 @@ impl fmt::Debug for Weights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Weights({}, {} features)",
+            "Weights({}, set {}, {} features)",
             self.family.name(),
+            self.set.id(),
             self.w.len()
         )
     }
@@ -142,11 +144,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Weights {
-    /// Weights from per-feature (opening, ending) pairs in units.
-    pub fn new(family: Family, w: Vec<[i16; 2]>) -> Weights {
-        assert_eq!(w.len(), COUNT);
+    /// Weights of feature set `set` from per-feature (opening, ending)
+    /// pairs in units, one per feature of the set.
+    pub fn new(family: Family, set: FeatureSet, w: Vec<[i16; 2]>) -> Weights {
+        assert_eq!(w.len(), set.count());
         Weights {
             family,
+            set,
             w: w.into_boxed_slice(),
         }
     }
@@ -154,6 +158,11 @@ impl Weights {
     /// The family these weights are for.
     pub fn family(&self) -> Family {
         self.family
+    }
+
+    /// The feature set these weights are for.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.set
     }
 
     /// The (opening, ending) weights of feature `i`.
@@ -169,14 +178,14 @@ impl Weights {
 
     /// The file image.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER + 4 * COUNT + 8);
+        let mut b = Vec::with_capacity(HEADER + 4 * self.w.len() + 8);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.push(self.family as u8);
         b.push(0);
-        b.extend_from_slice(&FEATURE_SET.to_le_bytes());
+        b.extend_from_slice(&self.set.id().to_le_bytes());
         b.extend_from_slice(&(PHASES as u16).to_le_bytes());
-        b.extend_from_slice(&(COUNT as u32).to_le_bytes());
+        b.extend_from_slice(&(self.w.len() as u32).to_le_bytes());
         b.extend_from_slice(&(UNIT as u16).to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
         for [o, e] in self.w.iter() {
@@ -190,11 +199,10 @@ impl Weights {
 
     /// Reads a file image, checking every header field and the checksum.
     pub fn from_bytes(b: &[u8]) -> Result<Weights, WeightsError> {
-        let expected = HEADER + 2 * PHASES * COUNT + 8;
         if b.len() < HEADER {
             return Err(WeightsError::Truncated {
                 len: b.len(),
-                expected,
+                expected: HEADER,
             });
         }
         if &b[..8] != MAGIC {
@@ -206,15 +214,16 @@ impl Weights {
             return Err(WeightsError::Version(version));
         }
         let family = Family::from_byte(b[10]).ok_or(WeightsError::Family(b[10]))?;
-        let set = u16_at(12);
-        if set != FEATURE_SET {
-            return Err(WeightsError::FeatureSet(set));
-        }
+        let set = FeatureSet::from_id(u16_at(12)).ok_or(WeightsError::FeatureSet(u16_at(12)))?;
         let phases = u16_at(14);
         let features = u32::from_le_bytes([b[16], b[17], b[18], b[19]]);
-        if phases as usize != PHASES || features as usize != COUNT || u16_at(20) as i32 != UNIT {
+        if phases as usize != PHASES
+            || features as usize != set.count()
+            || u16_at(20) as i32 != UNIT
+        {
             return Err(WeightsError::Dimensions { phases, features });
         }
+        let expected = HEADER + 2 * PHASES * set.count() + 8;
         if b.len() != expected {
             return Err(WeightsError::Truncated {
                 len: b.len(),
@@ -236,7 +245,7 @@ impl Weights {
                 ]
             })
             .collect();
-        Ok(Weights::new(family, w))
+        Ok(Weights::new(family, set, w))
     }
 
     /// Loads a weight file for `wanted`.
@@ -281,17 +290,44 @@ pub fn embedded(family: Family) -> Arc<Weights> {
 mod tests {
     use super::*;
 
-    fn sample() -> Weights {
-        let w = (0..COUNT)
+    fn sample_of(set: FeatureSet) -> Weights {
+        let w = (0..set.count())
             .map(|i| [(i % 977) as i16 - 400, -((i % 331) as i16)])
             .collect();
-        Weights::new(Family::Frisian, w)
+        Weights::new(Family::Frisian, set, w)
+    }
+
+    fn sample() -> Weights {
+        sample_of(FeatureSet::Regions)
     }
 
     #[test]
     fn round_trip() {
-        let w = sample();
-        assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+        for set in FeatureSet::ALL {
+            let w = sample_of(set);
+            assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+        }
+    }
+
+    #[test]
+    fn a_file_whose_size_does_not_match_its_set_is_refused() {
+        // A set 1 body under a set 2 header (and the count patched to
+        // match): truncated, not misread.
+        let mut b = sample().to_bytes();
+        b[12] = 2;
+        let n = (FeatureSet::Windows.count() as u32).to_le_bytes();
+        b[16..20].copy_from_slice(&n);
+        assert!(matches!(
+            Weights::from_bytes(&b),
+            Err(WeightsError::Truncated { .. })
+        ));
+        // A set 2 header with set 1's count.
+        let mut b = sample().to_bytes();
+        b[12] = 2;
+        assert!(matches!(
+            Weights::from_bytes(&b),
+            Err(WeightsError::Dimensions { .. })
+        ));
     }
 
     #[test]

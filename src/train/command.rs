@@ -2,6 +2,7 @@
 //! the weight file.
 
 use super::{Model, TrainConfig, data, fit_scale, mean_loss, train};
+use crate::eval::features::FeatureSet;
 use crate::eval::weights::{Family, Weights};
 use crate::variant::VariantKind;
 use clap::Args;
@@ -19,9 +20,14 @@ pub struct TrainArgs {
     /// The weight file to write.
     #[arg(long)]
     pub out: PathBuf,
-    /// Start from these weights (default: material values only).
+    /// Start from these weights (default: material values only); a file
+    /// of feature set 1 can start a set 2 model (its windows start at 0).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Feature set to learn: 1 (8-square regions) or 2 (and 12-square
+    /// windows), see docs/training.md.
+    #[arg(long, default_value = "2")]
+    pub features: FeatureSet,
     #[arg(long, default_value_t = 20)]
     pub epochs: u32,
     /// Adam step size at the first epoch, centi-men; it decays
@@ -92,7 +98,7 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
         return bad("scale");
     }
     let t0 = std::time::Instant::now();
-    let d = data::load(kind, &a.data, a.threads)?;
+    let d = data::load(kind, a.features, &a.data, a.threads)?;
     eprintln!(
         "train: {} lines, {} positions, {} malformed, {} rule endings left out, {} features ({:.1} s)",
         d.lines,
@@ -121,8 +127,11 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
         min_count: a.min_count,
     };
     let mut m = match &a.init {
-        Some(p) => Model::from_weights(&Weights::load(p, family).map_err(|e| e.to_string())?),
-        None => Model::material(kind),
+        Some(p) => Model::from_weights(
+            &Weights::load(p, family).map_err(|e| e.to_string())?,
+            a.features,
+        )?,
+        None => Model::material(kind, a.features),
     };
     let mut last_pct = -1i64;
     let (_, val) = train(

@@ -2,7 +2,8 @@
 //! feature vectors, kept in flat arrays (a few dozen features a position).
 
 use crate::board::fen;
-use crate::eval::{Evaluator, features};
+use crate::eval::Evaluator;
+use crate::eval::features::{self, FeatureSet};
 use crate::variant::{Variant, VariantKind};
 use crate::with_variant;
 use std::io::BufRead;
@@ -46,7 +47,7 @@ impl DataSet {
         (&self.idx[a..b], &self.val[a..b])
     }
 
-    fn push_line<V: Variant>(&mut self, line: &str) {
+    fn push_line<V: Variant>(&mut self, set: FeatureSet, line: &str) {
         self.lines += 1;
         let mut parts = line.split('|').map(str::trim);
         let (Some(f), Some(s), Some(r), None) =
@@ -74,7 +75,7 @@ impl DataSet {
         if self.start.is_empty() {
             self.start.push(0);
         }
-        features::visit(&pos, |i, x| {
+        set.visit(&pos, |i, x| {
             self.idx.push(i as u32);
             self.val.push(x as i16);
         });
@@ -106,9 +107,11 @@ impl DataSet {
 }
 
 /// Reads `<fen> | <score> | <result>` lines from the files, in order,
-/// converting on `threads` threads. Malformed lines are counted, skipped.
+/// into the features of `set`, converting on `threads` threads. Malformed
+/// lines are counted, skipped.
 pub fn load(
     kind: VariantKind,
+    set: FeatureSet,
     files: &[std::path::PathBuf],
     threads: usize,
 ) -> Result<DataSet, String> {
@@ -131,7 +134,7 @@ pub fn load(
                 scope.spawn(move || {
                     let mut d = DataSet::default();
                     for l in c {
-                        with_variant!(kind, V => d.push_line::<V>(l));
+                        with_variant!(kind, V => d.push_line::<V>(set, l));
                     }
                     d
                 })
@@ -157,11 +160,20 @@ mod tests {
     #[test]
     fn lines_become_positions_and_bad_lines_are_counted() {
         let mut d = DataSet::default();
-        d.push_line::<crate::variant::International>("W:W31-50:B1-20 | 12 | 0.5");
-        d.push_line::<crate::variant::International>("garbage");
-        d.push_line::<crate::variant::International>("W:W31-50:B1-20 | x | 0.5");
-        d.push_line::<crate::variant::International>("W:W31-50:B1-20 | 3 | 2.0");
-        d.push_line::<crate::variant::International>("W:WK1:BK50 | 0 | 0.5");
+        d.push_line::<crate::variant::International>(
+            FeatureSet::Regions,
+            "W:W31-50:B1-20 | 12 | 0.5",
+        );
+        d.push_line::<crate::variant::International>(FeatureSet::Regions, "garbage");
+        d.push_line::<crate::variant::International>(
+            FeatureSet::Regions,
+            "W:W31-50:B1-20 | x | 0.5",
+        );
+        d.push_line::<crate::variant::International>(
+            FeatureSet::Regions,
+            "W:W31-50:B1-20 | 3 | 2.0",
+        );
+        d.push_line::<crate::variant::International>(FeatureSet::Regions, "W:WK1:BK50 | 0 | 0.5");
         assert_eq!(d.len(), 1);
         assert_eq!((d.lines, d.bad_lines, d.rule_endings), (5, 3, 1));
         assert_eq!(d.result, vec![0.5]);

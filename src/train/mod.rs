@@ -10,7 +10,7 @@ pub mod command;
 pub mod data;
 
 use crate::arena::rng::Rng;
-use crate::eval::features::{self, COUNT, PHASE_MAX};
+use crate::eval::features::{self, FeatureSet, PHASE_MAX};
 use crate::eval::king_value;
 use crate::eval::weights::{Family, UNIT, Weights};
 use crate::variant::VariantKind;
@@ -28,8 +28,8 @@ const MATERIAL_WEIGHTS: usize = 2 * features::TURN;
 /// to a handful of positions (or to the phase share of a feature that only
 /// occurs at the other end of the game) takes a large arbitrary value that
 /// the search then meets in positions unlike the data.
-fn learnt_weights(d: &DataSet, tr: &[u32], min_count: f32) -> Vec<bool> {
-    let mut seen = vec![0.0f32; 2 * COUNT];
+fn learnt_weights(d: &DataSet, tr: &[u32], count: usize, min_count: f32) -> Vec<bool> {
+    let mut seen = vec![0.0f32; 2 * count];
     if min_count > 0.0 {
         for &i in tr {
             let ph = d.phase[i as usize] as f32 / PHASE_MAX as f32;
@@ -87,28 +87,39 @@ impl Default for TrainConfig {
 
 /// Weights while training: per feature (opening, ending), centi-men.
 pub struct Model {
+    pub set: FeatureSet,
     pub w: Vec<[f32; 2]>,
 }
 
 impl Model {
     /// Material only: a man 100, a king its hand-written value.
-    pub fn material(kind: VariantKind) -> Model {
-        let mut w = vec![[0.0; 2]; COUNT];
+    pub fn material(kind: VariantKind, set: FeatureSet) -> Model {
+        let mut w = vec![[0.0; 2]; set.count()];
         let king = king_value(kind) as f32;
         w[features::MEN] = [100.0; 2];
         w[features::FIRST_KING] = [king; 2];
         w[features::MORE_KINGS] = [king; 2];
-        Model { w }
+        Model { set, w }
     }
 
-    /// Starts from a weight file (the previous generation).
-    pub fn from_weights(w: &Weights) -> Model {
-        Model {
-            w: w.all()
-                .iter()
-                .map(|[o, e]| [*o as f32 / UNIT as f32, *e as f32 / UNIT as f32])
-                .collect(),
+    /// Starts from a weight file (the previous generation) for `set`: a
+    /// file of an older set gives its weights to the features the sets
+    /// share (each set begins with the one before it) and 0 to the rest.
+    pub fn from_weights(w: &Weights, set: FeatureSet) -> Result<Model, String> {
+        if w.all().len() > set.count() {
+            return Err(format!(
+                "weights of feature set {} cannot start a model of set {}",
+                w.feature_set().id(),
+                set.id()
+            ));
         }
+        let mut m: Vec<[f32; 2]> = w
+            .all()
+            .iter()
+            .map(|[o, e]| [*o as f32 / UNIT as f32, *e as f32 / UNIT as f32])
+            .collect();
+        m.resize(set.count(), [0.0; 2]);
+        Ok(Model { set, w: m })
     }
 
     /// The weight file image.
@@ -118,7 +129,11 @@ impl Model {
                 .round()
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
-        Weights::new(family, self.w.iter().map(|[o, e]| [q(*o), q(*e)]).collect())
+        Weights::new(
+            family,
+            self.set,
+            self.w.iter().map(|[o, e]| [q(*o), q(*e)]).collect(),
+        )
     }
 
     /// Predicted score of position `i`, centi-men, White's side.
@@ -192,6 +207,39 @@ pub fn fit_scale(d: &DataSet) -> f32 {
     (a + b) / 2.0
 }
 
+/// One thread's gradient of a batch: dense over the first `dense`
+/// entries, and over the rest the entries it touched, listed once each.
+struct Grad {
+    g: Vec<f32>,
+    dense: usize,
+    /// The sparse entries with a gradient in this batch (each opening
+    /// index `2j` stands for the pair `2j, 2j + 1`), and their marks.
+    touched: Vec<u32>,
+    mark: Vec<bool>,
+}
+
+impl Grad {
+    fn new(n: usize, dense: usize) -> Grad {
+        Grad {
+            g: vec![0.0; n],
+            dense,
+            touched: Vec::new(),
+            mark: vec![false; n - dense],
+        }
+    }
+
+    /// Adds the opening and ending gradients of feature pair `k, k + 1`.
+    #[inline]
+    fn add(&mut self, k: usize, go: f32, ge: f32) {
+        if k >= self.dense && !std::mem::replace(&mut self.mark[k - self.dense], true) {
+            self.touched.extend([k as u32, k as u32 + 1]);
+            self.mark[k + 1 - self.dense] = true;
+        }
+        self.g[k] += go;
+        self.g[k + 1] += ge;
+    }
+}
+
 /// One epoch line of the training report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EpochReport {
@@ -217,11 +265,17 @@ pub fn train(
     let val = order[..n_val].to_vec();
     let mut tr = order[n_val..].to_vec();
     let threads = cfg.threads.clamp(1, 64);
-    let n = 2 * COUNT;
-    let mut grads = vec![vec![0.0f32; n]; threads];
+    let n = 2 * m.w.len();
+    // Set 1's weights are updated densely every step (untouched weights
+    // keep moving with their momentum); the large window tables of set 2
+    // lazily, only where the batch has a gradient (sparse Adam), which
+    // keeps a step's cost in proportion to the batch, not to the tables.
+    let dense = (2 * features::COUNT).min(n);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(n, dense)).collect();
+    let mut done = vec![false; n - dense];
     let (mut am, mut av) = (vec![0.0f32; n], vec![0.0f32; n]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let learnt = learnt_weights(d, &tr, cfg.min_count);
+    let learnt = learnt_weights(d, &tr, m.w.len(), cfg.min_count);
     let mut step = 0i32;
     let start = Instant::now();
     for epoch in 1..=cfg.epochs {
@@ -239,7 +293,7 @@ pub fn train(
                     .zip(batch.chunks(per.max(1)))
                     .map(|(g, part)| {
                         scope.spawn(move || {
-                            g.iter_mut().for_each(|x| *x = 0.0);
+                            g.g[..dense].iter_mut().for_each(|x| *x = 0.0);
                             let mut l = 0.0f64;
                             for &i in part {
                                 let i = i as usize;
@@ -251,9 +305,7 @@ pub fn train(
                                 let (go, ge) = (gs * ph, gs * (1.0 - ph));
                                 let (idx, val) = d.features(i);
                                 for (&j, &v) in idx.iter().zip(val) {
-                                    let j = 2 * j as usize;
-                                    g[j] += go * v as f32;
-                                    g[j + 1] += ge * v as f32;
+                                    g.add(2 * j as usize, go * v as f32, ge * v as f32);
                                 }
                             }
                             l
@@ -265,16 +317,13 @@ pub fn train(
             train_loss += losses.iter().sum::<f64>();
             // Sum the threads' gradients in a fixed order, then one Adam step.
             let used = batch.len().div_ceil(per.max(1)).min(threads);
+            let grads = &mut grads[..used];
             let inv = 1.0 / batch.len() as f32;
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for k in 0..n {
+            let mut update = |k: usize, g: f32| {
                 if !learnt[k] {
-                    continue;
-                }
-                let mut g = 0.0f32;
-                for t in grads.iter().take(used) {
-                    g += t[k];
+                    return;
                 }
                 let w = &mut m.w[k / 2][k % 2];
                 let g = g * inv + cfg.l2 * *w * (k >= MATERIAL_WEIGHTS) as u8 as f32;
@@ -283,6 +332,25 @@ pub fn train(
                 let mh = am[k] / c1;
                 let vh = av[k] / c2;
                 *w -= lr * mh / (vh.sqrt() + eps);
+            };
+            for k in 0..dense {
+                update(k, grads.iter().map(|t| t.g[k]).sum());
+            }
+            for t in 0..grads.len() {
+                for x in 0..grads[t].touched.len() {
+                    let k = grads[t].touched[x] as usize;
+                    if !std::mem::replace(&mut done[k - dense], true) {
+                        update(k, grads.iter().map(|t| t.g[k]).sum());
+                    }
+                }
+            }
+            for t in grads.iter_mut() {
+                for k in t.touched.drain(..) {
+                    let k = k as usize;
+                    t.g[k] = 0.0;
+                    t.mark[k - dense] = false;
+                    done[k - dense] = false;
+                }
             }
             progress(epoch, (bi + 1) as f64 / batches as f64);
         }
@@ -326,7 +394,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("d.txt");
         std::fs::write(&file, &out).unwrap();
-        let d = data::load(VariantKind::International, &[file], 2).unwrap();
+        let d = data::load(VariantKind::International, FeatureSet::Regions, &[file], 2).unwrap();
         assert!(d.len() > 200, "{}", d.len());
         let tc = TrainConfig {
             epochs: 8,
@@ -335,7 +403,7 @@ mod tests {
             ..TrainConfig::default()
         };
         let all: Vec<u32> = (0..d.len() as u32).collect();
-        let mut m = Model::material(VariantKind::International);
+        let mut m = Model::material(VariantKind::International, FeatureSet::Regions);
         let before = loss(&m, &d, &all, &tc);
         let mut reports = Vec::new();
         train(&mut m, &d, &tc, |r| reports.push(r.clone()), |_, _| {});
@@ -343,7 +411,7 @@ mod tests {
         assert!(after < before * 0.97, "{before} -> {after}");
         assert!(reports.last().unwrap().train < reports[0].train);
         // Deterministic for its seed.
-        let mut m2 = Model::material(VariantKind::International);
+        let mut m2 = Model::material(VariantKind::International, FeatureSet::Regions);
         train(&mut m2, &d, &tc, |_| {}, |_, _| {});
         assert_eq!(m.w, m2.w);
         // Weights the data shows too rarely keep their start value.
@@ -352,10 +420,10 @@ mod tests {
             min_count: 50.0,
             ..tc.clone()
         };
-        let mut m3 = Model::material(VariantKind::International);
+        let mut m3 = Model::material(VariantKind::International, FeatureSet::Regions);
         train(&mut m3, &d, &rare, |_| {}, |_, _| {});
-        let seen = learnt_weights(&d, &all, 50.0);
-        let start = Model::material(VariantKind::International);
+        let seen = learnt_weights(&d, &all, m3.w.len(), 50.0);
+        let start = Model::material(VariantKind::International, FeatureSet::Regions);
         let (mut kept, mut moved) = (0, 0);
         for (k, &learnt) in seen.iter().enumerate().skip(MATERIAL_WEIGHTS) {
             let (a, b) = (m3.w[k / 2][k % 2], start.w[k / 2][k % 2]);
@@ -369,7 +437,7 @@ mod tests {
         assert!(kept > 0 && moved > 0, "{kept} kept, {moved} moved");
         // The weight file round trip keeps the model (to its units).
         let w = m.to_weights(Family::International);
-        let back = Model::from_weights(&w);
+        let back = Model::from_weights(&w, FeatureSet::Regions).unwrap();
         for (a, b) in m.w.iter().zip(&back.w) {
             assert!((a[0] - b[0]).abs() <= 0.5 / UNIT as f32 + 1e-3);
         }
