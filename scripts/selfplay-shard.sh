@@ -4,14 +4,14 @@
 # appears only when the shard is complete (written as .part, then renamed),
 # so re-running skips finished shards: a killed run resumes where it stopped.
 # EVAL: "classic" (generation 0), a weight file, or empty for the embedded
-# weights. Environment: MOLKWAR (binary), GAMES (1000), NODES (3000).
+# weights. Environment: MOLKWAR (binary), GAMES (2000), NODES (1000).
 set -euo pipefail
 variant=$1 shard=$2 outdir=$3 eval=${4:-}
 bin=${MOLKWAR:-molkwar}
 out="$outdir/$variant-$shard.txt"
 [ -s "$out" ] && { echo "shard $shard of $variant: done already"; exit 0; }
 mkdir -p "$outdir"
-args=(selfplay --variant "$variant" --games "${GAMES:-1000}" --nodes "${NODES:-3000}"
+args=(selfplay --variant "$variant" --games "${GAMES:-2000}" --nodes "${NODES:-1000}"
       --seed "$shard" --concurrency 1 --out "$out")
 case "$eval" in
   "") ;;
