@@ -260,7 +260,13 @@ async fn hub_loop(opts: Options) -> i32 {
             }
             line = input.recv() => match line.unwrap_or(Input::Eof) {
                 Input::Eof => {
+                    // As for `stop`, then `quit`: a script that pipes its
+                    // commands in still gets the search's move.
                     log::info!("end of input");
+                    if session.searching() {
+                        session.request_stop();
+                        wait_done(&mut session, &mut events, &mut out).await;
+                    }
                     break;
                 }
                 Input::TooLong(n) => out.line(&reply::error(&format!(
