@@ -9,7 +9,8 @@
 #
 #   1. selfplay  generation GEN-1 (the weights in PREV, default the
 #                binary's embedded ones) plays SHARDS shards of GAMES games
-#                at NODES nodes a move, JOBS shards at a time, into
+#                at NODES nodes a move (spread by SPREAD, 0.5, see
+#                selfplay-shard.sh), JOBS shards at a time, into
 #                DATA/g(GEN-1)/VARIANT-SEED.txt, seeds GEN-1 * 1000 + 1..SHARDS
 #                (scripts/selfplay-shard.sh; the Slurm array of
 #                scripts/slurm/ writes the same files: run it with

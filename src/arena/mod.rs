@@ -427,6 +427,12 @@ pub struct SelfplayArgs {
     /// Random plies after the (random) shipped opening.
     #[arg(long, default_value_t = 2)]
     pub random_plies: u32,
+    /// Each move's node limit is drawn uniformly from nodes · (1 ± this),
+    /// 0 ≤ F < 1, from the game's seed. Without it a game is fixed by its
+    /// start: with a few hundred openings and two random plies, large runs
+    /// repeat the same games (docs/training.md, "Diversity").
+    #[arg(long, default_value_t = 0.0)]
+    pub nodes_spread: f64,
     /// Games reaching this many plies count as draws.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -450,6 +456,9 @@ pub fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
     if a.depth == Some(0) || a.nodes == Some(0) {
         return Err("--depth and --nodes must be positive".into());
     }
+    if !(0.0..1.0).contains(&a.nodes_spread) {
+        return Err("--nodes-spread must be in 0..1".into());
+    }
     if a.concurrency == 0 || a.concurrency > 256 {
         return Err("--concurrency must be in 1..256".into());
     }
@@ -460,6 +469,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> Result<(), String> {
         depth: a.depth,
         nodes: a.nodes,
         random_plies: a.random_plies,
+        nodes_spread: a.nodes_spread,
         max_plies: a.max_plies,
         concurrency: a.concurrency,
         tt_size: a.tt_size.clamp(16, 30),

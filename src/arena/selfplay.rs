@@ -34,6 +34,8 @@ pub struct SelfplayConfig {
     pub nodes: Option<u64>,
     /// Random plies played after the opening position.
     pub random_plies: u32,
+    /// Each move's node limit is drawn from `nodes · (1 ± nodes_spread)`.
+    pub nodes_spread: f64,
     /// Games longer than this are drawn (and written as draws).
     pub max_plies: u32,
     pub concurrency: usize,
@@ -96,7 +98,16 @@ pub fn play_game(
             Outcome::Ongoing if plies >= cfg.max_plies => break 0.5,
             Outcome::Ongoing => {}
         }
-        let r = engine.search_here(&game, limits.clone(), Mode::Analyze);
+        let mut limits = limits.clone();
+        if let Some(n) = cfg.nodes
+            && cfg.nodes_spread > 0.0
+        {
+            // Uniform in n · (1 ± spread), from the game's own generator.
+            let u = rng.next_u64() as f64 / u64::MAX as f64;
+            let f = 1.0 + cfg.nodes_spread * (2.0 * u - 1.0);
+            limits.nodes = Some(((n as f64 * f).round() as u64).max(1));
+        }
+        let r = engine.search_here(&game, limits, Mode::Analyze);
         let Some(best) = r.best else { break 0.5 };
         let score = r.last().map_or(0, |i| i.score);
         let white = if game.position().side() == Color::White {

@@ -380,6 +380,7 @@ mod tests {
             depth: Some(2),
             nodes: None,
             random_plies: 4,
+            nodes_spread: 0.0,
             max_plies: 200,
             concurrency: 2,
             tt_size: 16,
