@@ -242,6 +242,8 @@ fn bad_arguments_fail_cleanly() {
             "--eval-file",
             "/no/such/file.mkw",
         ],
+        &["selfplay", "--nodes", "100", "--nodes-spread", "1.5"],
+        &["selfplay", "--nodes", "100", "--nodes-spread", "-0.1"],
         &[
             "train",
             "--data",
