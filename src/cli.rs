@@ -108,6 +108,11 @@ struct AnalyzeArgs {
     /// Node limit.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Best lines to show (multi-PV): line k is the best line among the
+    /// moves the lines before it do not start with; each iteration prints
+    /// its lines in order, `line k` in front.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    multipv: u16,
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -279,6 +284,7 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
         depth: a.depth,
         nodes: a.nodes,
         move_time: a.time,
+        multipv: a.multipv.into(),
         ..Limits::default()
     };
     let (tx, rx) = std::sync::mpsc::channel();
@@ -298,6 +304,9 @@ fn run_analyze(a: &AnalyzeArgs) -> Result<(), String> {
             Event::Info(i) => {
                 let s = i.time.as_secs_f64();
                 let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                if a.multipv > 1 {
+                    print!("line {:2} ", i.line);
+                }
                 println!(
                     "depth {:2} ({:.1}) score {:>7} nodes {:>11} time {:7.3} s speed {:5.2} Mn/s pv {}",
                     i.depth,

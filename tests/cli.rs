@@ -226,6 +226,8 @@ fn bad_arguments_fail_cleanly() {
         &["perft", "-3"],
         &["show", "--no-such-option"],
         &["analyze", "--depth", "2", "--eval", "neural"],
+        &["analyze", "--depth", "2", "--multipv", "0"],
+        &["analyze", "--depth", "2", "--multipv", "many"],
         &[
             "analyze",
             "--depth",
@@ -277,6 +279,32 @@ fn bad_arguments_fail_cleanly() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn analyze_multipv_prints_each_line_of_each_iteration() {
+    let out = success(&["analyze", "--depth", "3", "--multipv", "2"]);
+    let lines: Vec<&str> = out.lines().collect();
+    for d in 1..=3 {
+        for k in 1..=2 {
+            let head = format!("line {k:2} depth {d:2} ");
+            assert!(lines.iter().any(|l| l.starts_with(&head)), "{head}: {out}");
+        }
+    }
+    // Line 1's move at the last depth is the move played.
+    let first = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("line  1 depth  3 "))
+        .unwrap();
+    let pv_move = first
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next();
+    let best = lines.last().unwrap().split_whitespace().nth(1);
+    assert_eq!(pv_move, best, "{out}");
 }
 
 #[test]

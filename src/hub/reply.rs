@@ -97,6 +97,7 @@ mod tests {
             time: Duration::from_millis(1234),
             pv: vec![m],
             tb_hits: None,
+            line: 1,
         };
         assert_eq!(
             info(&i),

@@ -118,11 +118,72 @@ impl<V: Variant> Worker<'_, V> {
                     && let Some(tx) = tx
                 {
                     st.pv = legal_prefix::<V>(&job.root, &st.pv);
-                    let _ = tx.send(Event::Info(info(self, job, st, depth as u32)));
+                    let _ = tx.send(Event::Info(info(self, job, st, depth as u32, 1)));
                 }
             }
         }
         best
+    }
+
+    /// One iteration of `depth` over `st.moves` with aspiration windows
+    /// around the last score, widened on each fail.
+    fn aspirate(&mut self, job: &Job, st: &mut RootState, depth: u32, tx: Option<&Sender<Event>>) {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && st.score.abs() < WIN_BOUND {
+            (st.score - delta, st.score + delta)
+        } else {
+            (-MATE, MATE)
+        };
+        loop {
+            let s = self.root_search(job, st, alpha, beta, depth as i32, tx);
+            if self.stopped {
+                return;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-MATE);
+            } else if s >= beta {
+                beta = (s + delta).min(MATE);
+            } else {
+                return;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 400 {
+                (alpha, beta) = (-MATE, MATE);
+            }
+        }
+    }
+
+    /// Multi-PV: lines 2..=`scores.len()` of iteration `depth`, line k the best
+    /// among the moves after the first k − 1 of `st.moves`, which it puts
+    /// at place k. Each line is reported as it completes.
+    fn other_lines(
+        &mut self,
+        job: &Job,
+        st: &mut RootState,
+        scores: &mut [Score],
+        depth: u32,
+        tx: Option<&Sender<Event>>,
+    ) {
+        let best = st.score;
+        for (k, score) in scores.iter_mut().enumerate().skip(1) {
+            let mut line = RootState {
+                moves: st.moves[k..].to_vec(),
+                best: st.moves[k],
+                score: if depth > 1 { *score } else { best },
+                pv: vec![st.moves[k]],
+            };
+            self.aspirate(job, &mut line, depth, None);
+            if self.stopped {
+                return;
+            }
+            st.moves[k..].copy_from_slice(&line.moves);
+            *score = line.score;
+            line.pv = legal_prefix::<V>(&job.root, &line.pv);
+            if let Some(tx) = tx {
+                let _ = tx.send(Event::Info(info(self, job, &line, depth, k + 1)));
+            }
+        }
     }
 }
 
@@ -165,6 +226,14 @@ pub fn iterate<V: Variant>(
     let mut last_best = st.best;
     let mut unstable = 0.0f64;
     let mut depth = first;
+    // Multi-PV: the lines searched (main thread only) and each line's
+    // score at the last iteration, the centre of its aspiration window.
+    let lines = if main {
+        job.limits.multipv.clamp(1, job.moves.len())
+    } else {
+        1
+    };
+    let mut scores: Vec<Score> = vec![0; lines];
     while depth <= max_depth {
         // Lazy SMP: a helper stays one iteration ahead of the deepest one
         // completed; the main thread takes over a helper's deeper result
@@ -178,30 +247,7 @@ pub fn iterate<V: Variant>(
         w.root_depth = depth as i32;
         w.leaf_plies = 0;
         w.leaves = 0;
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && st.score.abs() < WIN_BOUND {
-            (st.score - delta, st.score + delta)
-        } else {
-            (-MATE, MATE)
-        };
-        loop {
-            let s = w.root_search(job, &mut st, alpha, beta, depth as i32, tx);
-            if w.stopped {
-                break;
-            }
-            if s <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (s - delta).max(-MATE);
-            } else if s >= beta {
-                beta = (s + delta).min(MATE);
-            } else {
-                break;
-            }
-            delta = delta.saturating_mul(2);
-            if delta > 400 {
-                (alpha, beta) = (-MATE, MATE);
-            }
-        }
+        w.aspirate(job, &mut st, depth, tx);
         if w.stopped {
             end = End::Stopped;
             // A move that beat the previous best in the unfinished
@@ -210,7 +256,7 @@ pub fn iterate<V: Variant>(
                 && st.best != last_best
             {
                 st.pv = legal_prefix::<V>(&job.root, &st.pv);
-                let _ = tx.send(Event::Info(info(w, job, &st, depth)));
+                let _ = tx.send(Event::Info(info(w, job, &st, depth, 1)));
             }
             break;
         }
@@ -226,7 +272,10 @@ pub fn iterate<V: Variant>(
             continue;
         }
         // A helper got further: take its result (its move goes first).
-        if let Some(c) = w.shared.deeper_than(depth) {
+        // Not in multi-PV, whose other lines the helpers do not search.
+        if lines == 1
+            && let Some(c) = w.shared.deeper_than(depth)
+        {
             depth = c.depth;
             st.best = c.best;
             st.score = c.score;
@@ -238,7 +287,14 @@ pub fn iterate<V: Variant>(
         w.poll();
         st.pv = legal_prefix::<V>(&job.root, &st.pv);
         if let Some(tx) = tx {
-            let _ = tx.send(Event::Info(info(w, job, &st, depth)));
+            let _ = tx.send(Event::Info(info(w, job, &st, depth, 1)));
+        }
+        if lines > 1 {
+            w.other_lines(job, &mut st, &mut scores, depth, tx);
+            if w.stopped {
+                end = End::Stopped;
+                break;
+            }
         }
         // Time: a changed best move asks for more time, which decays.
         unstable *= 0.5;
@@ -334,7 +390,7 @@ fn expected_reply<V: Variant>(w: &Worker<'_, V>, job: &Job, best: &Move) -> Opti
         .and_then(|i| legal.as_slice().get(i).copied())
 }
 
-fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32) -> Info {
+fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32, line: usize) -> Info {
     let nodes = w.shared.total_nodes().max(w.nodes);
     let mean_depth = if w.leaves > 0 {
         w.leaf_plies as f64 / w.leaves as f64
@@ -352,5 +408,6 @@ fn info<V: Variant>(w: &Worker<'_, V>, job: &Job, st: &RootState, depth: u32) ->
             .egdb
             .as_ref()
             .map(|_| w.shared.total_tb_hits().max(w.tb_hits)),
+        line,
     }
 }

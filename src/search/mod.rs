@@ -54,6 +54,10 @@ pub struct Limits {
     pub moves: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
+    /// Best lines to find and report (multi-PV; 0 and 1: the best move
+    /// only). Line k is the best line among the moves that no line before
+    /// it starts with.
+    pub multipv: usize,
 }
 
 /// How the search was started (Hub `go think | ponder | analyze`).
@@ -85,6 +89,8 @@ pub struct Info {
     pub pv: Vec<Move>,
     /// Nodes settled by the endgame tables so far (`None`: no tables).
     pub tb_hits: Option<u64>,
+    /// Which line of a multi-PV search this is, from 1 (the best).
+    pub line: usize,
 }
 
 /// What a search sends back.
@@ -164,9 +170,28 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The last report, if any.
+    /// The last report of the best line, if any.
     pub fn last(&self) -> Option<&Info> {
-        self.infos.last()
+        self.infos.iter().rev().find(|i| i.line == 1)
+    }
+
+    /// The lines of the deepest iteration whose every line was reported
+    /// (a multi-PV search stopped midway leaves the last iteration
+    /// incomplete), best first; the best line alone for a single-PV search.
+    pub fn lines(&self) -> Vec<&Info> {
+        let count = self.infos.iter().map(|i| i.line).max().unwrap_or(0);
+        let mut lines: Vec<Option<&Info>> = vec![None; count];
+        let mut complete = Vec::new();
+        for i in &self.infos {
+            if i.line == 1 {
+                lines.iter_mut().for_each(|l| *l = None);
+            }
+            lines[i.line - 1] = Some(i);
+            if lines.iter().all(Option::is_some) {
+                complete = lines.iter().flatten().copied().collect();
+            }
+        }
+        complete
     }
 }
 
