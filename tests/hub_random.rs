@@ -77,6 +77,10 @@ const PARAMS: &[&str] = &[
     "set-param name=ponder value=true",
     "set-param name=initial-time value=60",
     "set-param name=threads",
+    "set-param name=level value=1",
+    "set-param name=level value=hard",
+    "set-param name=level value=10",
+    "set-param name=level value=zero",
 ];
 
 const GOS: &[&str] = &["go think", "go ponder", "go analyze", "go"];

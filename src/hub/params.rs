@@ -4,6 +4,7 @@
 use super::line::Writer;
 use crate::eval::{EvalChoice, Evaluator};
 use crate::search::Engine;
+use crate::search::skill;
 use crate::variant::VariantKind;
 
 /// Highest accepted `threads`.
@@ -39,6 +40,8 @@ pub struct Params {
     pub egdb_path: String,
     /// Most pieces probed in the endgame tables (0: off).
     pub egdb_pieces: u32,
+    /// Strength level, 1 to [`skill::FULL`] (full strength, the default).
+    pub level: u8,
 }
 
 impl Default for Params {
@@ -53,6 +56,7 @@ impl Default for Params {
             evaluators: Evaluator::embedded_all(),
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
+            level: skill::FULL,
         }
     }
 }
@@ -68,6 +72,8 @@ pub enum Changed {
     Eval,
     /// `egdb-path` or `egdb-pieces`.
     Egdb,
+    /// How moves are chosen (`level`): read by the next `go`.
+    Play,
     /// A parameter the engine does not know (e.g. `initial-time`): ignored.
     Unknown,
 }
@@ -147,6 +153,9 @@ impl Params {
             param("egdb-pieces", &self.egdb_pieces, "int")
                 .pair("min", 0)
                 .pair("max", crate::egdb::index::MAX_PIECES),
+            param("level", &self.level, "int")
+                .pair("min", 1)
+                .pair("max", skill::FULL),
         ]
         .into_iter()
         .map(Writer::finish)
@@ -217,6 +226,10 @@ impl Params {
             "egdb-pieces" => {
                 self.egdb_pieces = parse_int(name, value, 0, crate::egdb::index::MAX_PIECES)?;
                 Changed::Egdb
+            }
+            "level" => {
+                self.level = skill::parse_level(value)?;
+                Changed::Play
             }
             _ => return Ok(Changed::Unknown),
         };
@@ -305,5 +318,20 @@ mod tests {
             "param name=eval value=classic type=enum values=\"trained classic\""
         );
         assert_eq!(d[6], "param name=eval-file value=\"\" type=string");
+        assert_eq!(d[9], "param name=level value=10 type=int min=1 max=10");
+    }
+
+    #[test]
+    fn level_takes_numbers_and_presets() {
+        let mut p = Params::default();
+        assert_eq!(p.set("level", "3"), Ok(Changed::Play));
+        assert_eq!(p.level, 3);
+        assert_eq!(p.set("level", "hard"), Ok(Changed::Play));
+        assert_eq!(p.level, 8);
+        assert!(p.set("level", "11").is_err());
+        assert!(p.set("level", "expert").is_err());
+        assert_eq!(p.level, 8);
+        assert_eq!(p.set("level", "8"), Ok(Changed::Nothing));
+        assert!(p.declarations()[9].contains("value=8"));
     }
 }

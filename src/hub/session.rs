@@ -8,6 +8,7 @@ use super::params::{Changed, Params};
 use super::reply;
 use crate::board::{Move, Position, Restriction, fen};
 use crate::game::Game;
+use crate::search::skill::{self, Skill};
 use crate::search::{Engine, Event, Limits, SearchHandle};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -61,6 +62,9 @@ pub struct Session {
     search: Option<Running>,
     next_id: u64,
     events: UnboundedSender<Msg>,
+    /// Seed of a weaker level's choices, new in every process (each
+    /// search mixes in its number), so games against it vary.
+    skill_seed: u64,
 }
 
 /// Commands that do not interrupt a running search (`quit` ends the
@@ -81,6 +85,9 @@ impl Session {
             search: None,
             next_id: 0,
             events,
+            skill_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -143,7 +150,7 @@ impl Session {
                 e.load_egdb(kind)?;
             }
             Changed::Unknown => log::info!("ignoring unknown parameter {name}"),
-            Changed::Nothing => {}
+            Changed::Nothing | Changed::Play => {}
         }
         Ok(())
     }
@@ -338,7 +345,13 @@ impl Session {
             })
             .map_err(|e| format!("go: cannot start a thread: {e}"))?;
         log::debug!("go {mode:?} limits {:?}", self.limits);
-        let limits = self.limits.clone();
+        let mut limits = self.limits.clone();
+        if self.params.level < skill::FULL {
+            limits.skill = Some(Skill {
+                level: self.params.level,
+                seed: self.skill_seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            });
+        }
         let handle = self.engine().start(&game, limits, mode, tx);
         self.search = Some(Running {
             id,

@@ -233,7 +233,8 @@ pub fn iterate<V: Variant>(
     } else {
         1
     };
-    let mut scores: Vec<Score> = vec![0; lines];
+    // (-MATE: not searched yet, so never picked by a level.)
+    let mut scores: Vec<Score> = vec![-MATE; lines];
     while depth <= max_depth {
         // Lazy SMP: a helper stays one iteration ahead of the deepest one
         // completed; the main thread takes over a helper's deeper result
@@ -342,7 +343,17 @@ pub fn iterate<V: Variant>(
         }
     }
     wait_if_needed(w, job, end);
-    let best = st.best;
+    let mut best = st.best;
+    if let Some(skill) = job.limits.skill {
+        // A weaker level plays one of its lines (scores of the last
+        // iteration that reached each line).
+        scores[0] = st.score;
+        let lines: Vec<(Move, Score)> = st.moves.iter().copied().zip(scores).collect();
+        best = skill.pick(&lines);
+        if best != st.best {
+            st.pv.clear();
+        }
+    }
     let ponder = st
         .pv
         .get(1)

@@ -14,6 +14,7 @@ mod ordering;
 mod prune;
 mod pvs;
 mod qsearch;
+pub mod skill;
 mod tables;
 mod threads;
 pub mod time;
@@ -58,6 +59,9 @@ pub struct Limits {
     /// only). Line k is the best line among the moves that no line before
     /// it starts with.
     pub multipv: usize,
+    /// A strength level below full: caps the nodes and picks the move
+    /// among the best lines (`skill.rs`); not applied to analysis.
+    pub skill: Option<skill::Skill>,
 }
 
 /// How the search was started (Hub `go think | ponder | analyze`).
@@ -343,6 +347,17 @@ impl Engine {
         }
         if moves.is_empty() {
             return None;
+        }
+        let mut limits = limits;
+        if let Some(s) = limits
+            .skill
+            .filter(|s| !s.is_full() && mode != Mode::Analyze)
+        {
+            let cap = s.node_cap().unwrap_or(u64::MAX);
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            limits.multipv = limits.multipv.max(skill::LINES);
+        } else {
+            limits.skill = None;
         }
         self.tt.new_search();
         let job = iterate::Job {
