@@ -22,6 +22,9 @@ enum Command {
     Perft(PerftArgs),
     /// Print a position: board, Hub and FEN strings, legal moves, counters.
     Show(PositionArgs),
+    /// Annotate the games of a PDN file: the engine's evaluation after
+    /// every move, and its better move where the move played loses.
+    Annotate(AnnotateArgs),
     /// Search a fixed set of positions to a fixed depth (speed, signature).
     Bench(BenchArgs),
     /// Search a position, one line per iteration, then the best move.
@@ -54,6 +57,32 @@ enum Command {
 struct HubArgs {
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct AnnotateArgs {
+    /// The PDN file to annotate.
+    input: std::path::PathBuf,
+    /// Seconds of search per position (1 when --depth is not given).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Depth limit in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long, default_value = "normal", help = molkwar::arena::variant_help("Variant of the games without a GameType tag"))]
+    variant: String,
+    /// Write the annotated games to this file instead of stdout.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Loss in men from which the engine's better move is added to a
+    /// move's comment.
+    #[arg(long, default_value_t = 0.3)]
+    blunder: f64,
+    #[command(flatten)]
+    eval: molkwar::arena::EvalArgs,
 }
 
 /// Where the position comes from.
@@ -157,6 +186,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Some(Command::Perft(a)) => run_perft(&a),
         Some(Command::Show(a)) => run_show(&a),
+        Some(Command::Annotate(a)) => run_annotate(&a),
         Some(Command::Bench(a)) => run_bench(&a),
         Some(Command::Analyze(a)) => run_analyze(&a),
         Some(Command::Match(a)) => molkwar::arena::run_match(&a),
@@ -198,6 +228,29 @@ fn run_perft(a: &PerftArgs) -> Result<(), String> {
         }
     });
     Ok(())
+}
+
+fn run_annotate(a: &AnnotateArgs) -> Result<(), String> {
+    let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
+    if let Some(t) = a.time {
+        molkwar::arena::clock::seconds("--time", t)?;
+    }
+    if a.depth == Some(0) {
+        return Err("--depth must be at least 1".into());
+    }
+    if !(a.blunder.is_finite() && (0.0..=100.0).contains(&a.blunder)) {
+        return Err("--blunder: a number of men in 0..100".into());
+    }
+    let mut engine = molkwar::search::Engine::new();
+    engine.set_threads(a.threads);
+    engine.set_eval_choice(&a.eval.choice()?)?;
+    let opts = molkwar::annotate::Options {
+        depth: a.depth,
+        time: a.time,
+        blunder: (a.blunder * 100.0).round() as molkwar::search::Score,
+        variant,
+    };
+    molkwar::annotate::run(&a.input, a.out.as_deref(), &mut engine, &opts)
 }
 
 fn board_ascii(pos: &Position) -> String {

@@ -1,6 +1,7 @@
 //! molkwar: a draughts engine for International (FMJD) and Frisian draughts
 //! speaking the Hub protocol.
 
+pub mod annotate;
 pub mod arena;
 pub mod bench;
 pub mod board;
@@ -9,6 +10,7 @@ pub mod egdb;
 pub mod eval;
 pub mod game;
 pub mod hub;
+pub mod pdn;
 pub mod perft;
 pub mod score;
 pub mod search;
