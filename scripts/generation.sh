@@ -89,7 +89,9 @@ for stage in $stages; do
         gargs=(${GATE_ARGS:---resign-score 3 --draw-score 0.05 --draw-moves 15 --draw-after 60})
         say "gate: $weights against ${prev:-the embedded weights}, ${GATE_GAMES:-400} games at ${GATE_TC:-move-time=0.02}"
         start=$SECONDS
+        # Books off: the gate measures the evaluation (docs/book.md).
         "$bin" match --variant "$variant" --param1 "eval-file=$weights" "${opp[@]}" \
+            --param1 book=false --param2 book=false \
             --tc "${GATE_TC:-move-time=0.02}" --games "${GATE_GAMES:-400}" --concurrency "$jobs" \
             --seed "$gen" --pdn "$gate.pdn" "${gargs[@]}" > "$gate.part"
         mv "$gate.part" "$gate"

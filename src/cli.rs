@@ -40,6 +40,9 @@ enum Command {
     Selfplay(molkwar::arena::SelfplayArgs),
     /// Fit the trained evaluator's weights to self-play data.
     Train(Box<molkwar::train::command::TrainArgs>),
+    /// Opening book: build from molkwar's own search, probe (docs/book.md).
+    #[command(subcommand)]
+    Book(molkwar::book::command::BookCommand),
     /// Endgame databases: build, verify, probe (docs/egdb.md).
     #[command(subcommand)]
     Egdb(molkwar::egdb::command::EgdbCommand),
@@ -193,6 +196,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(a)) => molkwar::arena::run_openings(&a),
         Some(Command::Selfplay(a)) => molkwar::arena::run_selfplay(&a),
         Some(Command::Train(a)) => molkwar::train::command::run(&a),
+        Some(Command::Book(c)) => molkwar::book::command::run(&c),
         Some(Command::Egdb(c)) => molkwar::egdb::command::run(&c),
         Some(Command::Dxp(a)) => molkwar::dxp::run(&a),
         Some(Command::Hub(a)) => return molkwar::hub::run(&a.args),

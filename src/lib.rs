@@ -5,6 +5,7 @@ pub mod annotate;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod dxp;
 pub mod egdb;
 pub mod eval;

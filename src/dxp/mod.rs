@@ -83,6 +83,13 @@ pub struct DxpArgs {
     pub tt_size: u32,
     #[command(flatten)]
     pub eval: crate::arena::EvalArgs,
+    /// Play no book moves (by default the built-in opening book answers
+    /// the positions it knows, docs/book.md).
+    #[arg(long)]
+    pub no_book: bool,
+    /// Book moves this many centi-men below the best are played too.
+    #[arg(long, default_value_t = crate::book::DEFAULT_MARGIN)]
+    pub book_margin: i32,
 }
 
 /// The address to listen on: a bare port means every IPv4 address.
@@ -128,6 +135,7 @@ fn player_config(a: &DxpArgs) -> Result<player::PlayerConfig, String> {
         threads: a.threads,
         tt_size: a.tt_size.clamp(16, 30),
         eval: a.eval.choice()?,
+        book: (!a.no_book).then_some(a.book_margin.clamp(0, 100)),
     })
 }
 

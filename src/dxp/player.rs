@@ -6,6 +6,7 @@
 
 use super::link::{Incoming, Link};
 use crate::board::Move;
+use crate::book::Book;
 use crate::eval::EvalChoice;
 use crate::game::Game;
 use crate::search::{Engine, Event, Limits, Mode};
@@ -29,12 +30,18 @@ pub struct PlayerConfig {
     /// Transposition table, log2 of the entries.
     pub tt_size: u32,
     pub eval: EvalChoice,
+    /// The margin of book moves, centi-men (`None`: no book).
+    pub book: Option<i32>,
 }
 
 /// molkwar as a DXP player.
 pub struct Player {
     pub config: PlayerConfig,
     engine: Engine,
+    /// Seed of the book's choices: new in every process, so that series
+    /// vary; each move mixes in its count.
+    seed: u64,
+    moves: u64,
 }
 
 /// How a search ended.
@@ -54,7 +61,15 @@ impl Player {
         let mut engine = Engine::with_tt_size(config.tt_size);
         engine.set_threads(config.threads.max(1));
         engine.set_eval_choice(&config.eval)?;
-        Ok(Player { config, engine })
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Ok(Player {
+            config,
+            engine,
+            seed,
+            moves: 0,
+        })
     }
 
     /// Forgets the previous game (transposition table).
@@ -82,6 +97,13 @@ impl Player {
     /// touch the game (CHAT, BACKREQ, malformed ones) are answered by
     /// `aside`; anything else stops the search and is returned.
     pub async fn think(&mut self, link: &mut Link, game: &Game, limits: Limits) -> Thought {
+        self.moves += 1;
+        if let Some(margin) = self.config.book
+            && let Some(mv) =
+                Book::embedded(game.variant()).choose(game, margin, self.seed ^ self.moves)
+        {
+            return Thought::Move(mv);
+        }
         let (tx, rx) = std::sync::mpsc::channel();
         let handle = self.engine.start(game, limits, Mode::Think, tx);
         let abort = Arc::new(AtomicBool::new(false));
@@ -187,6 +209,7 @@ mod tests {
             threads: 1,
             tt_size: 16,
             eval: EvalChoice::default(),
+            book: None,
         })
         .unwrap()
     }

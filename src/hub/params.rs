@@ -2,6 +2,7 @@
 //! validation (`set-param`) and the variant they select.
 
 use super::line::Writer;
+use crate::book::{self, Book};
 use crate::eval::{EvalChoice, Evaluator};
 use crate::search::Engine;
 use crate::search::skill;
@@ -13,6 +14,9 @@ pub const MAX_THREADS: usize = 64;
 pub const TT_MIN: u32 = 16;
 /// See [`TT_MIN`].
 pub const TT_MAX: u32 = 30;
+
+/// Highest accepted `book-margin`, centi-men.
+pub const MAX_BOOK_MARGIN: i32 = 100;
 
 /// Default `egdb-pieces`: the tables built on first use (docs/egdb.md).
 pub const DEFAULT_EGDB_PIECES: u32 = crate::search::EGDB_AUTO_PIECES;
@@ -42,6 +46,15 @@ pub struct Params {
     pub egdb_pieces: u32,
     /// Strength level, 1 to [`skill::FULL`] (full strength, the default).
     pub level: u8,
+    /// `book`: play book moves at `go think`.
+    pub book: bool,
+    /// `book-margin`: book moves this many centi-men below the best are
+    /// played too.
+    pub book_margin: i32,
+    /// `book-file`: a book to use instead of the built-in one (empty: the
+    /// built-in book), and the book it holds, read at `set-param`.
+    pub book_file: String,
+    pub book_loaded: Option<std::sync::Arc<Book>>,
 }
 
 impl Default for Params {
@@ -57,6 +70,10 @@ impl Default for Params {
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
             level: skill::FULL,
+            book: true,
+            book_margin: book::DEFAULT_MARGIN,
+            book_file: String::new(),
+            book_loaded: None,
         }
     }
 }
@@ -156,6 +173,14 @@ impl Params {
             param("level", &self.level, "int")
                 .pair("min", 1)
                 .pair("max", skill::FULL),
+            param("book", &self.book, "bool"),
+            param("book-margin", &self.book_margin, "int")
+                .pair("min", 0)
+                .pair("max", MAX_BOOK_MARGIN),
+            Writer::new("param")
+                .pair("name", "book-file")
+                .quoted("value", &self.book_file)
+                .pair("type", "string"),
         ]
         .into_iter()
         .map(Writer::finish)
@@ -226,6 +251,29 @@ impl Params {
             "egdb-pieces" => {
                 self.egdb_pieces = parse_int(name, value, 0, crate::egdb::index::MAX_PIECES)?;
                 Changed::Egdb
+            }
+            "book" => {
+                self.book = bool_of(value)?;
+                Changed::Play
+            }
+            "book-margin" => {
+                self.book_margin = parse_int(name, value, 0, MAX_BOOK_MARGIN)?;
+                Changed::Play
+            }
+            "book-file" => {
+                let v = value.trim();
+                // Read and check the file now, with the rules of the variant
+                // in force (after a variant change, a move the rules no
+                // longer allow is never played: each pick checks legality).
+                self.book_loaded = if v.is_empty() {
+                    None
+                } else {
+                    let b = Book::load(std::path::Path::new(v), self.variant())
+                        .map_err(|e| format!("book-file: {e}"))?;
+                    Some(std::sync::Arc::new(b))
+                };
+                self.book_file = v.to_string();
+                Changed::Play
             }
             "level" => {
                 self.level = skill::parse_level(value)?;

@@ -7,9 +7,10 @@ use super::line::{Line, ParseError, parse_line};
 use super::params::{Changed, Params};
 use super::reply;
 use crate::board::{Move, Position, Restriction, fen};
+use crate::book::Book;
 use crate::game::Game;
 use crate::search::skill::{self, Skill};
-use crate::search::{Engine, Event, Limits, SearchHandle};
+use crate::search::{Engine, Event, Limits, Mode, SearchHandle};
 use std::sync::mpsc;
 use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
@@ -62,8 +63,8 @@ pub struct Session {
     search: Option<Running>,
     next_id: u64,
     events: UnboundedSender<Msg>,
-    /// Seed of a weaker level's choices, new in every process (each
-    /// search mixes in its number), so games against it vary.
+    /// Seed of a weaker level's choices and of book moves, new in every
+    /// process (each `go` mixes in its number), so games vary.
     skill_seed: u64,
 }
 
@@ -232,7 +233,7 @@ impl Session {
             "set-param" => self.set_param_line(line),
             "pos" => self.pos(line),
             "level" => self.level(line),
-            "go" => self.go(line),
+            "go" => self.go(line, out),
             "ponder-hit" => {
                 if let Some(r) = &self.search {
                     r.handle.ponder_hit();
@@ -318,7 +319,7 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, line: &Line<'_>) -> Result<(), String> {
+    fn go(&mut self, line: &Line<'_>, out: &mut dyn Sink) -> Result<(), String> {
         let mode = go_mode(line);
         let game = self
             .game
@@ -331,6 +332,13 @@ impl Session {
         self.level_fresh = true;
         self.next_id += 1;
         let id = self.next_id;
+        if mode == Mode::Think
+            && let Some(mv) = self.book_move(&game, id)
+        {
+            // A book move is the whole answer: its done, no search.
+            out.line(&reply::done(&mv, None));
+            return Ok(());
+        }
         let (tx, rx) = mpsc::channel();
         let events = self.events.clone();
         std::thread::Builder::new()
@@ -361,6 +369,20 @@ impl Session {
             started: Instant::now(),
         });
         Ok(())
+    }
+
+    /// The book's move for the game's position, if `book` is on and the
+    /// position is in the book in use.
+    fn book_move(&self, game: &Game, id: u64) -> Option<Move> {
+        let p = &self.params;
+        if !p.book {
+            return None;
+        }
+        let book = match &p.book_loaded {
+            Some(b) => b.as_ref(),
+            None => Book::embedded(game.variant()),
+        };
+        book.choose(game, p.book_margin, self.skill_seed ^ id.rotate_left(17))
     }
 
     /// Handles a message from a search; returns true when it ended the

@@ -29,47 +29,47 @@ struct Step {
 /// Levels 1 to 9; docs/levels.md has their measured ladder.
 const STEPS: [Step; 9] = [
     Step {
-        nodes: 100,
+        nodes: 50,
         temperature: 80.0,
         margin: 250,
     },
     Step {
-        nodes: 300,
+        nodes: 100,
         temperature: 60.0,
         margin: 200,
     },
     Step {
-        nodes: 1_000,
+        nodes: 250,
         temperature: 45.0,
         margin: 150,
     },
     Step {
-        nodes: 3_000,
+        nodes: 700,
         temperature: 35.0,
         margin: 120,
     },
     Step {
-        nodes: 10_000,
+        nodes: 2_000,
         temperature: 25.0,
         margin: 90,
     },
     Step {
-        nodes: 30_000,
+        nodes: 6_000,
         temperature: 18.0,
         margin: 70,
     },
     Step {
-        nodes: 100_000,
+        nodes: 20_000,
         temperature: 12.0,
         margin: 50,
     },
     Step {
-        nodes: 300_000,
+        nodes: 60_000,
         temperature: 8.0,
         margin: 35,
     },
     Step {
-        nodes: 1_000_000,
+        nodes: 200_000,
         temperature: 4.0,
         margin: 20,
     },

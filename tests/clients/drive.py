@@ -62,8 +62,14 @@ def run_pydraughts(engine_path, games, max_plies, rng):
             ]
             for e in engines:
                 e.configure({"initial-time": 60, "variant": variant, "threads": 1})
+            # Every other game Black plays at a low strength level, as a
+            # lidraughts bot offering levels does.
+            weak = g % 2 == 1
+            if weak:
+                engines[1].configure({"level": "easy"})
+            for e in engines:
                 e.init()
-            plies, label = 0, f"pydraughts {variant} game {g + 1} ({name})"
+            plies, label = 0, f"pydraughts {variant} game {g + 1} ({name}{', Black at level easy' if weak else ''})"
             try:
                 # Two random opening plies for variety.
                 for _ in range(2):
