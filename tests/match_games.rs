@@ -136,6 +136,63 @@ fn restart_mode_and_clock_control_work() {
     assert!(!stdout.contains("time forfeit"), "{stdout}");
 }
 
+/// Pondering under a Fischer clock and under moves-in-time: the engines
+/// ponder after their moves, the opponents often play the expected reply
+/// (ponder hits), the games replay legally, and nobody faults. The time
+/// per move is reported by game phase.
+#[test]
+fn pondering_under_a_clock() {
+    for (tc, variant, kind) in [
+        ("2+0.05", "normal", VariantKind::International),
+        ("20/2", "frisian", VariantKind::Frisian),
+    ] {
+        let pdn = tmp(&format!("ponder-{variant}.pdn"));
+        let out = molkwar()
+            .args([
+                "match",
+                "--tc",
+                tc,
+                "--variant",
+                variant,
+                "--games",
+                "2",
+                "--ponder",
+            ])
+            .args(["--max-plies", "60", "--pdn", pdn.to_str().unwrap()])
+            .args(["--param1", "book=false", "--param2", "book=false"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert_eq!(stdout.matches("faults: none").count(), 2, "{stdout}");
+        let hits: Vec<(u32, u32)> = stdout
+            .lines()
+            .filter_map(|l| l.split("ponder hits ").nth(1))
+            .map(|h| {
+                let (a, b) = h.trim().split_once('/').unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(hits.len(), 2, "{stdout}");
+        for (hit, pondered) in &hits {
+            assert!(*pondered >= 10 && hit <= pondered, "{stdout}");
+        }
+        assert!(
+            hits.iter().map(|h| h.0).sum::<u32>() > 0,
+            "no ponder hit: {stdout}"
+        );
+        assert!(stdout.contains("time per move: opening"), "{stdout}");
+        // The games replay legally (the PDN reader checks every move).
+        let games = molkwar::pdn::read_games(&std::fs::read_to_string(&pdn).unwrap(), kind);
+        assert_eq!(games.len(), 2);
+        for g in games {
+            let g = g.unwrap();
+            assert_eq!(g.variant, kind);
+            assert!(g.moves.len() >= 40, "{} plies", g.moves.len());
+        }
+    }
+}
+
 #[test]
 fn bad_options_fail_with_a_message() {
     let cases: &[&[&str]] = &[

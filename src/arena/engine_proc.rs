@@ -2,7 +2,8 @@
 //! stdin/stdout, a reader thread per engine that forwards stdout lines over
 //! a channel (so every wait has a timeout), the start-up handshake
 //! (`hub` → `wait` → `set-param`… → `init` → `ready`), `new-game`, and one
-//! search (`pos`, `level`, `go think` → `info`… `done`).
+//! search (`pos`, `level`, `go think` → `info`… `done`), and pondering
+//! (`go ponder`, then `ponder-hit` or `stop`).
 //!
 //! Lines both ways go through the one Hub grammar of [`crate::hub::line`]:
 //! what is sent is written by its [`Writer`], what the engine prints is read
@@ -140,6 +141,8 @@ pub struct Reply {
     pub info: InfoSummary,
     /// `error` lines the engine printed meanwhile.
     pub errors: Vec<String>,
+    /// The reply the engine expects (`done … ponder=`), as written.
+    pub ponder: Option<String>,
 }
 
 /// What the reader thread forwards.
@@ -396,7 +399,36 @@ impl EngineProc {
         level: &str,
         timeout: Duration,
     ) -> Result<Reply, Fault> {
-        // Lines printed since the last search must still be Hub lines.
+        self.position(start, moves, level)?;
+        self.send("go think")?;
+        self.await_done(timeout)
+    }
+
+    /// Starts pondering: the position with the expected reply played,
+    /// the `level` line, `go ponder`. The engine searches until
+    /// [`EngineProc::ponder_hit`] or [`EngineProc::stop_ponder`].
+    pub fn ponder(&mut self, start: &str, moves: &str, level: &str) -> Result<(), Fault> {
+        self.position(start, moves, level)?;
+        self.send("go ponder")
+    }
+
+    /// The expected reply came: `ponder-hit` (the engine's clock starts
+    /// now); waits for `done` at most `timeout`.
+    pub fn ponder_hit(&mut self, timeout: Duration) -> Result<Reply, Fault> {
+        self.send("ponder-hit")?;
+        self.await_done(timeout)
+    }
+
+    /// Another reply came (or the game ended): `stop`, and the pondering
+    /// search's `done` within `timeout`, discarded.
+    pub fn stop_ponder(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.send("stop")?;
+        self.await_done(timeout).map(|_| ())
+    }
+
+    /// Sends `pos` and `level` after checking the lines printed since the
+    /// last search (they must still be Hub lines).
+    fn position(&mut self, start: &str, moves: &str, level: &str) -> Result<(), Fault> {
         while let Ok(l) = self.lines.try_recv() {
             match l {
                 Output::Eof => return Err(Fault::Crash),
@@ -414,8 +446,12 @@ impl EngineProc {
             pos.quoted("moves", moves)
         };
         self.send(&pos.finish())?;
-        self.send(level)?;
-        self.send("go think")?;
+        self.send(level)
+    }
+
+    /// Reads the search's lines up to its `done`, at most `timeout` from now
+    /// (the reply's time is measured from now too).
+    fn await_done(&mut self, timeout: Duration) -> Result<Reply, Fault> {
         let t0 = Instant::now();
         let deadline = t0 + timeout;
         let mut info = InfoSummary::default();
@@ -449,6 +485,7 @@ impl EngineProc {
                             elapsed,
                             info,
                             errors,
+                            ponder: get("ponder").filter(|p| !p.is_empty()).map(str::to_string),
                         }),
                         _ => Err(Fault::Protocol(l)),
                     };

@@ -108,6 +108,11 @@ pub struct MatchArgs {
     /// Start new engine processes for every game instead of `new-game`.
     #[arg(long)]
     pub restart: bool,
+    /// Both engines ponder: after its move an engine searches the reply it
+    /// expects (`go ponder`) until that reply comes (`ponder-hit`, its
+    /// clock starts) or another does (`stop`, then a new search).
+    #[arg(long)]
+    pub ponder: bool,
     /// Stop early by a pentanomial SPRT in normalized Elo:
     /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -254,6 +259,7 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
                 draw_after: a.draw_after,
                 max_plies: a.max_plies,
             },
+            ponder: a.ponder,
         },
         sprt,
         reuse: !a.restart,

@@ -120,6 +120,10 @@ pub struct Settings {
     /// How long to wait for `done` under depth and node controls.
     pub move_timeout: Duration,
     pub adjudication: Adjudication,
+    /// Each engine ponders on the opponent's time: after its move it
+    /// searches the reply it expects (`go ponder`), and gets `ponder-hit`
+    /// when that reply is played, else `stop` and a new search.
+    pub ponder: bool,
 }
 
 /// What each side's engine reported over the game.
@@ -132,6 +136,26 @@ pub struct SideStats {
     pub nps_count: u32,
     /// `error` lines printed during searches.
     pub errors: u32,
+    /// Moves after which the engine pondered, and how many of those the
+    /// opponent answered as it expected.
+    pub ponders: u32,
+    pub ponder_hits: u32,
+    /// Seconds spent and moves made per game phase ([`phase`]).
+    pub phase_secs: [f64; 3],
+    pub phase_moves: [u32; 3],
+}
+
+/// Names of the game phases of [`SideStats::phase_secs`].
+pub const PHASES: [&str; 3] = ["opening", "middlegame", "endgame"];
+
+/// The phase of a position by its pieces: opening from 30 on the board,
+/// endgame up to 15, middlegame between.
+pub fn phase(pieces: u32) -> usize {
+    match pieces {
+        30.. => 0,
+        16..=29 => 1,
+        _ => 2,
+    }
 }
 
 impl SideStats {
@@ -156,6 +180,12 @@ impl SideStats {
         self.nps_sum += o.nps_sum;
         self.nps_count += o.nps_count;
         self.errors += o.errors;
+        self.ponders += o.ponders;
+        self.ponder_hits += o.ponder_hits;
+        for k in 0..3 {
+            self.phase_secs[k] += o.phase_secs[k];
+            self.phase_moves[k] += o.phase_moves[k];
+        }
     }
 }
 
@@ -180,9 +210,32 @@ fn idx(c: Color) -> usize {
     }
 }
 
+/// How long a pondering engine may take to answer `stop`.
+const STOP_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Plays one game from `start`; `engines` and `tcs` are White's then Black's.
 pub fn play(
-    engines: [&mut EngineProc; 2],
+    mut engines: [&mut EngineProc; 2],
+    tcs: [TimeControl; 2],
+    start: Position,
+    s: &Settings,
+) -> GameRecord {
+    let mut expected = [None, None];
+    let record = play_moves(&mut engines, &mut expected, tcs, start, s);
+    // An engine still pondering when the game ends is stopped, so that
+    // its next game starts quiet (its answer is of no use any more).
+    for (e, x) in engines.iter_mut().zip(expected) {
+        if x.is_some() {
+            let _ = e.stop_ponder(STOP_TIMEOUT);
+        }
+    }
+    record
+}
+
+/// The game proper; `expected[i]` is the reply engine i ponders on.
+fn play_moves(
+    engines: &mut [&mut EngineProc; 2],
+    expected: &mut [Option<crate::board::Move>; 2],
     tcs: [TimeControl; 2],
     start: Position,
     s: &Settings,
@@ -238,22 +291,44 @@ pub fn play(
         let lose = |t: Termination, pdn, stats| {
             end(GameResult::win_for(side.other()), t, Some(side), pdn, stats)
         };
-        let reply = engines[i].think(
-            &start_hub,
-            &hub_moves.join(" "),
-            &clock.level_line(),
-            allowance.unwrap_or(s.move_timeout),
-        );
+        let fault = |f: Fault| match f {
+            Fault::Crash => Termination::Crash,
+            Fault::Protocol(l) => Termination::Protocol(l),
+            Fault::Timeout if allowance.is_some() => Termination::Time,
+            Fault::Timeout => Termination::NoDone,
+        };
+        let timeout = allowance.unwrap_or(s.move_timeout);
+        let reply = match expected[i].take() {
+            Some(x) if game.moves().last() == Some(&x) => {
+                stats[i].ponder_hits += 1;
+                engines[i].ponder_hit(timeout)
+            }
+            pondered => {
+                if pondered.is_some()
+                    && let Err(f) = engines[i].stop_ponder(STOP_TIMEOUT)
+                {
+                    let t = match f {
+                        Fault::Timeout => Termination::NoDone,
+                        f => fault(f),
+                    };
+                    return lose(t, pdn_moves, stats);
+                }
+                engines[i].think(
+                    &start_hub,
+                    &hub_moves.join(" "),
+                    &clock.level_line(),
+                    timeout,
+                )
+            }
+        };
         let reply = match reply {
             Ok(r) => r,
-            Err(Fault::Crash) => return lose(Termination::Crash, pdn_moves, stats),
-            Err(Fault::Protocol(l)) => return lose(Termination::Protocol(l), pdn_moves, stats),
-            Err(Fault::Timeout) if allowance.is_some() => {
-                return lose(Termination::Time, pdn_moves, stats);
-            }
-            Err(Fault::Timeout) => return lose(Termination::NoDone, pdn_moves, stats),
+            Err(f) => return lose(fault(f), pdn_moves, stats),
         };
         stats[i].add(&reply);
+        let ph = phase(game.position().occupied().count_ones());
+        stats[i].phase_secs[ph] += reply.elapsed.as_secs_f64();
+        stats[i].phase_moves[ph] += 1;
         if !clock.charge(reply.elapsed, s.margin) {
             return lose(Termination::Time, pdn_moves, stats);
         }
@@ -265,6 +340,20 @@ pub fn play(
         pdn_moves.push(notation::to_pdn(&mv, &legal));
         hub_moves.push(mv.to_string());
         game.play(&mv);
+        if s.ponder
+            && game.outcome() == Outcome::Ongoing
+            && let Some(p) = reply
+                .ponder
+                .as_deref()
+                .and_then(|p| notation::parse_move(game.position(), &game.legal_moves(), p).ok())
+        {
+            let moves = format!("{} {p}", hub_moves.join(" "));
+            if let Err(f) = engines[i].ponder(&start_hub, &moves, &clocks[i].level_line()) {
+                return lose(fault(f), pdn_moves, stats);
+            }
+            stats[i].ponders += 1;
+            expected[i] = Some(p);
+        }
 
         if let Some(sc) = reply.info.score {
             scores[i] = Some(if side == Color::White { sc } else { -sc });

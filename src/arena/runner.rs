@@ -366,6 +366,30 @@ pub fn report(cfg: &MatchConfig, s: &Summary) -> String {
             }
         ));
     }
+    for (i, e) in s.engines.iter().enumerate() {
+        let st = &e.stats;
+        let phases: Vec<String> = (0..3)
+            .map(|k| {
+                let n = st.phase_moves[k];
+                let avg = if n > 0 {
+                    st.phase_secs[k] / n as f64
+                } else {
+                    0.0
+                };
+                format!("{} {avg:.3} s ({n})", super::referee::PHASES[k])
+            })
+            .collect();
+        let ponder = if cfg.settings.ponder {
+            format!(", ponder hits {}/{}", st.ponder_hits, st.ponders)
+        } else {
+            String::new()
+        };
+        r.push_str(&format!(
+            "{}: time per move: {}{ponder}\n",
+            names[i],
+            phases.join(", ")
+        ));
+    }
     let ends: Vec<String> = s
         .terminations
         .iter()
