@@ -164,16 +164,12 @@ struct AnalyzeArgs {
 impl PositionArgs {
     fn game(&self) -> Result<Game, String> {
         let variant: VariantKind = self.variant.parse().map_err(|e| format!("{e}"))?;
-        let start = match (&self.pos, &self.fen) {
-            (Some(p), _) => fen::parse_hub(p).map_err(|e| e.to_string())?,
-            (None, Some(f)) => fen::parse_fen(f).map_err(|e| e.to_string())?,
-            (None, None) => Position::start(),
-        };
-        let mut game = Game::new(variant, start);
-        if let Some(m) = &self.moves {
-            game.play_all(m).map_err(|e| e.to_string())?;
-        }
-        Ok(game)
+        Game::set_up(
+            variant,
+            self.pos.as_deref(),
+            self.fen.as_deref(),
+            self.moves.as_deref(),
+        )
     }
 }
 

@@ -123,6 +123,27 @@ impl Game {
         }
     }
 
+    /// A game as the command line gives it: a start as a Hub position
+    /// string or else a FEN (neither: the start position), then `moves`
+    /// (space separated, Hub or PDN notation) played from it.
+    pub fn set_up(
+        variant: VariantKind,
+        hub: Option<&str>,
+        fen: Option<&str>,
+        moves: Option<&str>,
+    ) -> Result<Game, String> {
+        let start = match (hub, fen) {
+            (Some(p), _) => crate::board::fen::parse_hub(p).map_err(|e| e.to_string())?,
+            (None, Some(f)) => crate::board::fen::parse_fen(f).map_err(|e| e.to_string())?,
+            (None, None) => Position::start(),
+        };
+        let mut game = Game::new(variant, start);
+        if let Some(m) = moves {
+            game.play_all(m).map_err(|e| e.to_string())?;
+        }
+        Ok(game)
+    }
+
     /// The variant.
     pub fn variant(&self) -> VariantKind {
         self.variant

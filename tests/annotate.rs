@@ -2,25 +2,19 @@
 //! games, every move carries a score, a deliberate blunder gets the
 //! engine's better move, and bad input is reported without a panic.
 
+mod common;
+
 use molkwar::VariantKind;
 use molkwar::pdn::{PdnGame, read_games};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// One International game (White's 7th move, 28-22, leaves a man to be
 /// taken for nothing) and one Frisian game from a set-up position.
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/annotate.pdn");
 
 fn molkwar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_molkwar"))
-        .env(
-            "MOLKWAR_EGDB",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
-        )
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot run the molkwar binary")
+    common::run_molkwar(args)
 }
 
 fn text(b: &[u8]) -> String {

@@ -2,19 +2,17 @@
 //! resumption after a loss, the probe's report, the built-in books, and
 //! errors for bad files and arguments.
 
+mod common;
+
 use molkwar::board::Position;
 use molkwar::book::Book;
 use molkwar::game::Game;
 use molkwar::variant::VariantKind;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn molkwar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_molkwar"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot run the molkwar binary")
+    common::run_molkwar(args)
 }
 
 fn text(b: &[u8]) -> String {
@@ -94,14 +92,18 @@ fn a_build_covers_its_plies_and_resumes_to_the_same_book() {
     }
 }
 
+/// A book file with one line, the start position's `moves`, after a
+/// comment line (so the start is on line 2).
+fn start_book(name: &str, moves: &str) -> PathBuf {
+    let path = temp(name);
+    let start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    std::fs::write(&path, format!("# a test book\n{start} {moves}\n")).unwrap();
+    path
+}
+
 #[test]
 fn probe_reports_the_moves_a_margin_plays() {
-    let path = temp("probe.book");
-    std::fs::write(
-        &path,
-        "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww 32-28:12 33-28:10 31-26:2\n",
-    )
-    .unwrap();
+    let path = start_book("probe.book", "32-28:12 33-28:10 31-26:2");
     let o = molkwar(&[
         "book",
         "probe",
@@ -148,12 +150,7 @@ fn probe_reports_the_moves_a_margin_plays() {
 
 #[test]
 fn bad_books_and_arguments_fail_cleanly() {
-    let bad = temp("bad.book");
-    std::fs::write(
-        &bad,
-        "# fine\nWbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww 31-25:0\n",
-    )
-    .unwrap();
+    let bad = start_book("bad.book", "31-25:0");
     let out = temp("out.book");
     let cases: Vec<Vec<&str>> = vec![
         vec!["book", "probe", "--book", bad.to_str().unwrap()],

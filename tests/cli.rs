@@ -5,19 +5,10 @@
 mod common;
 
 use common::positions;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn molkwar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_molkwar"))
-        // Tables built on first use go to the build tree, never to $HOME.
-        .env(
-            "MOLKWAR_EGDB",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
-        )
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot run the molkwar binary")
+    common::run_molkwar(args)
 }
 
 fn stdout(o: &Output) -> String {

@@ -3,7 +3,7 @@
 
 use super::build::{self, Options};
 use super::{Book, DEFAULT_MARGIN};
-use crate::board::{Position, fen, notation};
+use crate::board::notation;
 use crate::game::Game;
 use crate::score::Men;
 use crate::variant::VariantKind;
@@ -110,15 +110,12 @@ fn run_build(a: &BuildArgs) -> Result<(), String> {
 
 fn run_probe(a: &ProbeArgs) -> Result<(), String> {
     let variant: VariantKind = a.variant.parse().map_err(|e| format!("{e}"))?;
-    let start = match (&a.pos, &a.fen) {
-        (Some(p), _) => fen::parse_hub(p).map_err(|e| e.to_string())?,
-        (None, Some(f)) => fen::parse_fen(f).map_err(|e| e.to_string())?,
-        (None, None) => Position::start(),
-    };
-    let mut game = Game::new(variant, start);
-    if let Some(m) = &a.moves {
-        game.play_all(m).map_err(|e| e.to_string())?;
-    }
+    let game = Game::set_up(
+        variant,
+        a.pos.as_deref(),
+        a.fen.as_deref(),
+        a.moves.as_deref(),
+    )?;
     let loaded;
     let book = match &a.book {
         Some(path) => {

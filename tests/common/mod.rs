@@ -1,10 +1,26 @@
 //! Shared helpers of the integration tests: readers for the spec data files
-//! in `tests/data/`, and a line reader for a child process's output.
+//! in `tests/data/`, a line reader for a child process's output, and a run
+//! of the built binary.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the built binary with `args` and no stdin. Endgame tables built on
+/// first use go to the build tree, never to $HOME.
+pub fn run_molkwar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_molkwar"))
+        .env(
+            "MOLKWAR_EGDB",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/egdb"),
+        )
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run the molkwar binary")
+}
 use std::sync::mpsc::{Receiver, channel};
 
 /// The lines of `out` (a child's stdout), read on their own thread so that
