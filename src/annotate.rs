@@ -6,7 +6,7 @@ use crate::board::notation;
 use crate::game::{Game, Outcome as GameOutcome};
 use crate::pdn::{PdnGame, read_games};
 use crate::score::{MATE, Men, Score};
-use crate::search::{Engine, Limits, MAX_PLY, Mode};
+use crate::search::{Engine, Limits, Mode, WIN_BOUND};
 use crate::{Color, VariantKind};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,9 +14,6 @@ use std::path::Path;
 
 /// Seconds per position when neither a depth nor a time is given.
 pub const DEFAULT_TIME: f64 = 1.0;
-
-/// Scores at least this large are wins or losses in some plies.
-const WIN_BOUND: Score = MATE - MAX_PLY as Score - 1;
 
 /// How to annotate.
 #[derive(Clone, Debug)]

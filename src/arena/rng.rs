@@ -11,6 +11,14 @@ impl Rng {
         Rng(seed)
     }
 
+    /// A seed from the clock, different in every process: for choices that
+    /// should vary from run to run (a level's pick, book moves).
+    pub fn clock_seed() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    }
+
     /// A generator for job `index` of a run with `seed` (independent streams).
     pub fn for_index(seed: u64, index: u64) -> Rng {
         let mut r = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));

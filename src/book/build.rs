@@ -44,12 +44,12 @@ pub struct Stats {
 
 /// Builds (or completes) the book; `progress` gets a line per position.
 pub fn build(o: &Options, mut progress: impl FnMut(&str)) -> Result<Stats, String> {
-    let mut book = if o.out.exists() {
-        Book::load(&o.out, o.variant)?
-    } else {
-        Book::default()
-    };
     let fresh = !o.out.exists();
+    let mut book = if fresh {
+        Book::default()
+    } else {
+        Book::load(&o.out, o.variant)?
+    };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -135,10 +135,10 @@ fn search(engine: &mut Engine, game: &Game, o: &Options) -> Option<Vec<Entry>> {
     };
     let out = engine.search_blocking(game, limits, Mode::Analyze);
     let lines = out.lines();
-    let best = lines.iter().map(|l| l.score).max()?;
+    let floor = super::floor(lines.iter().map(|l| l.score), o.margin)?;
     let mut entries: Vec<Entry> = lines
         .iter()
-        .filter(|l| l.score >= best - o.margin.max(0))
+        .filter(|l| l.score >= floor)
         .filter_map(|l| l.pv.first().map(|&mv| Entry { mv, score: l.score }))
         .collect();
     // Lines searched later can score above earlier ones (each has its own

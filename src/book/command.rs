@@ -129,13 +129,9 @@ fn run_probe(a: &ProbeArgs) -> Result<(), String> {
         return Ok(());
     };
     let legal = game.legal_moves();
-    let best = entries.iter().map(|e| e.score).max().unwrap_or(0);
+    let floor = super::floor(entries.iter().map(|e| e.score), a.margin).unwrap_or(0);
     for e in entries {
-        let played = if e.score >= best - a.margin.max(0) {
-            "played"
-        } else {
-            ""
-        };
+        let played = if e.score >= floor { "played" } else { "" };
         println!(
             "{:<10} {:>7} {played}",
             notation::to_pdn(&e.mv, &legal),

@@ -23,6 +23,15 @@ use std::sync::LazyLock;
 /// played, for variety at a cost the search cannot tell apart.
 pub const DEFAULT_MARGIN: Score = 4;
 
+/// Highest accepted margin (Hub `book-margin`, `dxp --book-margin`).
+pub const MAX_MARGIN: Score = 100;
+
+/// The lowest score a book move may have to be played: `margin` centi-men
+/// below the best of `scores` (`None`: no scores).
+pub fn floor(scores: impl Iterator<Item = Score>, margin: Score) -> Option<Score> {
+    scores.max().map(|best| best.saturating_sub(margin.max(0)))
+}
+
 /// One book move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -38,26 +47,23 @@ pub struct Book {
     entries: HashMap<u64, (Position, Vec<Entry>)>,
 }
 
-/// The books built into the binary (`books/`), one per variant family.
-static EMBEDDED: [LazyLock<Book>; 2] = [
-    LazyLock::new(|| {
-        embedded_book(
-            VariantKind::International,
-            include_str!("../../books/international.book"),
-        )
-    }),
-    LazyLock::new(|| {
-        embedded_book(
-            VariantKind::Frisian,
-            include_str!("../../books/frisian.book"),
-        )
-    }),
+/// The texts of the books built into the binary (`books/`), by variant
+/// family.
+const TEXTS: [&str; 2] = [
+    include_str!("../../books/international.book"),
+    include_str!("../../books/frisian.book"),
 ];
 
-fn embedded_book(kind: VariantKind, text: &str) -> Book {
+/// The built-in books, read at their first use.
+static EMBEDDED: [LazyLock<Book>; 2] = [
+    LazyLock::new(|| embedded_book(VariantKind::International)),
+    LazyLock::new(|| embedded_book(VariantKind::Frisian)),
+];
+
+fn embedded_book(kind: VariantKind) -> Book {
     // The shipped files are read by the tests; an error here is a build
     // mistake, reported and answered with an empty book.
-    Book::parse(text, kind).unwrap_or_else(|e| {
+    Book::parse(TEXTS[Family::of(kind) as usize], kind).unwrap_or_else(|e| {
         log::error!("the embedded {} book: {e}", Family::of(kind).name());
         Book::default()
     })
@@ -120,10 +126,10 @@ impl Book {
     pub fn choose(&self, game: &Game, margin: Score, seed: u64) -> Option<Move> {
         let entries = self.probe(game.position())?;
         let legal = game.legal_moves();
-        let best = entries.iter().map(|e| e.score).max()?;
+        let floor = floor(entries.iter().map(|e| e.score), margin)?;
         let near: Vec<Move> = entries
             .iter()
-            .filter(|e| e.score >= best.saturating_sub(margin.max(0)) && legal.contains(&e.mv))
+            .filter(|e| e.score >= floor && legal.contains(&e.mv))
             .map(|e| e.mv)
             .collect();
         if near.is_empty() {
@@ -243,10 +249,7 @@ mod tests {
     #[test]
     fn embedded_books_cover_the_start() {
         for kind in [VariantKind::International, VariantKind::Frisian] {
-            let text = match Family::of(kind) {
-                Family::International => include_str!("../../books/international.book"),
-                Family::Frisian => include_str!("../../books/frisian.book"),
-            };
+            let text = TEXTS[Family::of(kind) as usize];
             let book = Book::parse(text, kind).unwrap();
             assert!(book.len() >= 20, "{kind:?}: {} positions", book.len());
             assert!(Book::embedded(kind).probe(&Position::start()).is_some());

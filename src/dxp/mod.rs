@@ -135,7 +135,7 @@ fn player_config(a: &DxpArgs) -> Result<player::PlayerConfig, String> {
         threads: a.threads,
         tt_size: a.tt_size.clamp(16, 30),
         eval: a.eval.choice()?,
-        book: (!a.no_book).then_some(a.book_margin.clamp(0, 100)),
+        book: (!a.no_book).then_some(a.book_margin.clamp(0, crate::book::MAX_MARGIN)),
     })
 }
 

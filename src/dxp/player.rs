@@ -61,13 +61,10 @@ impl Player {
         let mut engine = Engine::with_tt_size(config.tt_size);
         engine.set_threads(config.threads.max(1));
         engine.set_eval_choice(&config.eval)?;
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
         Ok(Player {
             config,
             engine,
-            seed,
+            seed: crate::arena::rng::Rng::clock_seed(),
             moves: 0,
         })
     }

@@ -15,9 +15,6 @@ pub const TT_MIN: u32 = 16;
 /// See [`TT_MIN`].
 pub const TT_MAX: u32 = 30;
 
-/// Highest accepted `book-margin`, centi-men.
-pub const MAX_BOOK_MARGIN: i32 = 100;
-
 /// Default `egdb-pieces`: the tables built on first use (docs/egdb.md).
 pub const DEFAULT_EGDB_PIECES: u32 = crate::search::EGDB_AUTO_PIECES;
 
@@ -176,7 +173,7 @@ impl Params {
             param("book", &self.book, "bool"),
             param("book-margin", &self.book_margin, "int")
                 .pair("min", 0)
-                .pair("max", MAX_BOOK_MARGIN),
+                .pair("max", book::MAX_MARGIN),
             Writer::new("param")
                 .pair("name", "book-file")
                 .quoted("value", &self.book_file)
@@ -257,7 +254,7 @@ impl Params {
                 Changed::Play
             }
             "book-margin" => {
-                self.book_margin = parse_int(name, value, 0, MAX_BOOK_MARGIN)?;
+                self.book_margin = parse_int(name, value, 0, book::MAX_MARGIN)?;
                 Changed::Play
             }
             "book-file" => {

@@ -86,9 +86,7 @@ impl Session {
             search: None,
             next_id: 0,
             events,
-            skill_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
+            skill_seed: crate::arena::rng::Rng::clock_seed(),
         }
     }
 

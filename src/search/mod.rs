@@ -128,6 +128,7 @@ pub struct Engine {
     frames: Arc<worker::FramePool>,
 }
 
+pub use node::WIN_BOUND;
 pub use tables::EGDB_AUTO_PIECES;
 
 /// The running search's controls.
