@@ -66,6 +66,10 @@ fn replay_pdn(text: &str, variant: VariantKind) -> Vec<(String, String)> {
                 assert!(matches!(game.outcome(), Outcome::Draw(_)), "{t}");
                 assert_eq!(result, "1-1");
             }
+            "maximum length" => {
+                assert_eq!(game.outcome(), Outcome::Ongoing);
+                assert_eq!(result, "1-1");
+            }
             t => panic!("unexpected termination {t}"),
         }
         out.push((result, termination));
@@ -113,6 +117,108 @@ fn short_match_completes_with_valid_pdn_in_both_variants() {
         let games = replay_pdn(&std::fs::read_to_string(&pdn).unwrap(), variant);
         assert_eq!(games.len(), 4);
     }
+}
+
+/// A stopped match resumes from its PDN: the games there are counted, not
+/// played again; the others are played and appended; another match's
+/// file is refused and left as it was.
+#[test]
+fn resume_plays_only_the_missing_games() {
+    let pdn = tmp("resume.pdn");
+    let run = |games: &str, seed: &str, resume: bool| {
+        let mut c = molkwar();
+        c.args([
+            "match",
+            "--tc1",
+            "depth=2",
+            "--tc2",
+            "depth=1",
+            "--max-plies",
+            "60",
+        ])
+        .args(["--games", games, "--seed", seed, "--pdn"])
+        .arg(&pdn);
+        if resume {
+            c.arg("--resume");
+        }
+        let out = c.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    };
+    let (ok, first) = run("2", "5", false);
+    assert!(ok, "{first}");
+    let two = std::fs::read_to_string(&pdn).unwrap();
+    let (ok, second) = run("4", "5", true);
+    assert!(ok, "{second}");
+    assert!(second.contains("Resumed 2 games from"), "{second}");
+    assert!(
+        second.contains("[3/4] game") && second.contains("[4/4] game"),
+        "{second}"
+    );
+    assert!(!second.contains("[1/4] game"), "{second}");
+    assert!(second.contains("Resumed: 2 games read back"), "{second}");
+    let four = std::fs::read_to_string(&pdn).unwrap();
+    assert!(
+        four.starts_with(&two),
+        "the first games are kept as written"
+    );
+    let games = replay_pdn(&four, VariantKind::International);
+    assert_eq!(games.len(), 4);
+    let mut rounds: Vec<&str> = four
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .collect();
+    rounds.sort();
+    assert_eq!(rounds, ["1\"]", "2\"]", "3\"]", "4\"]"]);
+    // The final score counts all four games, as the PDN has them.
+    let first_points: f64 = four
+        .split("[Event")
+        .skip(1)
+        .map(|g| {
+            let white_first = g.contains("[White \"molkwar depth=2\"]");
+            match (
+                g.contains("[Result \"2-0\"]"),
+                g.contains("[Result \"0-2\"]"),
+            ) {
+                (true, _) => {
+                    if white_first {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                (_, true) => {
+                    if white_first {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                }
+                _ => 0.5,
+            }
+        })
+        .sum();
+    assert!(
+        second.contains(&format!("[{:.1}%] 4 games", first_points * 25.0)),
+        "{first_points} points: {second}"
+    );
+    // Nothing left to play: the match only reports.
+    let (ok, third) = run("4", "5", true);
+    assert!(
+        ok && third.contains("Resumed 4 games") && !third.contains("] game "),
+        "{third}"
+    );
+    // Another seed means other openings: refused, the file untouched.
+    let (ok, other) = run("4", "6", true);
+    assert!(!ok && other.contains("another opening"), "{other}");
+    assert_eq!(std::fs::read_to_string(&pdn).unwrap(), four);
+    let out = molkwar().args(["match", "--resume"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume needs --pdn"));
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub mod engine_proc;
 pub mod openings;
 pub mod pdn;
 pub mod referee;
+pub mod resume;
 pub mod rng;
 pub mod runner;
 pub mod selfplay;
@@ -97,6 +98,11 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Resume a stopped match: the games already in the --pdn file (same
+    /// engines, names, seed, openings and event) are counted, not played
+    /// again; the rest are played and appended.
+    #[arg(long)]
+    pub resume: bool,
     /// Write logs to this directory (created if needed): each game's whole
     /// conversation with both engines (`game-0001.log`, …) and each engine's
     /// stderr (`engine1-stderr.log`, `engine2-stderr.log`).
@@ -264,6 +270,7 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         sprt,
         reuse: !a.restart,
         event: a.event.clone(),
+        resume: a.resume,
     })
 }
 

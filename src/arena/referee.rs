@@ -55,6 +55,39 @@ impl Termination {
         }
     }
 
+    /// Reads back a [`Termination::name`] (from a PDN `Termination` tag).
+    pub fn parse(name: &str) -> Option<Termination> {
+        let quoted = |prefix: &str| {
+            name.strip_prefix(prefix)?
+                .strip_prefix('\'')?
+                .strip_suffix('\'')
+                .map(str::to_string)
+        };
+        if let Some(rule) = name.strip_prefix("draw by ") {
+            return DrawRule::ALL
+                .into_iter()
+                .find(|r| r.name() == rule)
+                .map(Termination::Draw);
+        }
+        if let Some(m) = quoted("illegal move ") {
+            return Some(Termination::Illegal(m));
+        }
+        if let Some(l) = quoted("protocol violation ") {
+            return Some(Termination::Protocol(l));
+        }
+        [
+            Termination::NoMoves,
+            Termination::Time,
+            Termination::Crash,
+            Termination::NoDone,
+            Termination::AdjudicatedWin,
+            Termination::AdjudicatedDraw,
+            Termination::MaxLength,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+
     /// True for the faults that lose a game.
     pub fn is_fault(&self) -> bool {
         matches!(
@@ -84,6 +117,17 @@ impl GameResult {
             GameResult::BlackWins => "0-2",
             GameResult::Draw => "1-1",
         }
+    }
+
+    /// Reads back a [`GameResult::pdn`] result.
+    pub fn parse(pdn: &str) -> Option<GameResult> {
+        [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ]
+        .into_iter()
+        .find(|r| r.pdn() == pdn)
     }
 
     fn win_for(c: Color) -> GameResult {

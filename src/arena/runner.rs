@@ -8,13 +8,13 @@ use super::engine_proc::{EngineProc, EngineSpec};
 use super::openings::Opening;
 use super::pdn;
 use super::referee::{self, GameRecord, GameResult, Settings, SideStats, Termination};
+use super::resume;
 use super::rng::Rng;
 use super::sprt::{Sprt, Verdict};
 use super::stats::Tally;
 use super::transcript::{GameLog, LogDir, Tap};
 use crate::board::Color;
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,6 +39,9 @@ pub struct MatchConfig {
     /// Keep the processes between games (`new-game`) instead of restarting.
     pub reuse: bool,
     pub event: String,
+    /// Keep the games already in the PDN file and play only the others
+    /// (`--resume`).
+    pub resume: bool,
 }
 
 /// Per-engine totals.
@@ -61,6 +64,9 @@ pub struct Summary {
     /// The LLR and verdict, if an SPRT ran: at the decision once one is
     /// taken (later games are scored but do not undo it), else the last.
     pub sprt: Option<(f64, Verdict)>,
+    /// Games read back from the PDN (`--resume`): counted in the tally,
+    /// but without statistics of depth, speed or time.
+    pub resumed: u32,
 }
 
 /// The summary key of a termination (without the move or line).
@@ -85,10 +91,22 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     }
     let mut order: Vec<usize> = (0..cfg.openings.len()).collect();
     Rng::new(cfg.seed).shuffle(&mut order);
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let resumed = match (&cfg.pdn, cfg.resume) {
+        (Some(p), true) => resume_from(cfg, &order, p)?,
+        (None, true) => return Err("--resume needs --pdn, the file to resume".into()),
+        _ => BTreeMap::new(),
+    };
     let mut pdn_file = match &cfg.pdn {
-        Some(p) => {
-            Some(File::create(p).map_err(|e| format!("cannot create PDN '{}': {e}", p.display()))?)
-        }
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(cfg.resume)
+                .truncate(!cfg.resume)
+                .open(p)
+                .map_err(|e| format!("cannot open PDN '{}': {e}", p.display()))?,
+        ),
         None => None,
     };
     let logs = match &cfg.log {
@@ -99,18 +117,42 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let (tx, rx) = channel::<Msg>();
-    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
     let mut summary = Summary::default();
+    let mut pairs: HashMap<u32, f64> = HashMap::new();
+    for (&g, rec) in &resumed {
+        count(&mut summary, &mut pairs, g, rec);
+    }
+    let mut done = resumed.len() as u32;
+    summary.resumed = done;
+    if done > 0 {
+        let pdn = cfg
+            .pdn
+            .as_ref()
+            .map_or(String::new(), |p| p.display().to_string());
+        let mut line = format!(
+            "Resumed {done} games from {pdn} | {}",
+            progress(&summary.tally)
+        );
+        if let Some(s) = &cfg.sprt {
+            let llr = s.llr(&summary.tally.penta);
+            line.push_str(&format!(" | LLR {llr:.2}"));
+            if s.record(&mut summary.sprt, llr) != Verdict::Continue {
+                stop.store(true, Ordering::Release);
+            }
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let todo: Vec<u32> = (0..cfg.games)
+        .filter(|g| !resumed.contains_key(g))
+        .collect();
     let mut fatal = None;
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
+        for _ in 0..cfg.concurrency.max(1).min(todo.len()) {
             let tx = tx.clone();
-            let (next, stop, order, logs) = (&next, &stop, &order, logs.as_ref());
-            scope.spawn(move || worker(cfg, order, logs, next, stop, tx));
+            let (next, stop, order, logs, todo) = (&next, &stop, &order, logs.as_ref(), &todo);
+            scope.spawn(move || worker(cfg, order, todo, logs, next, stop, tx));
         }
         drop(tx);
-        let mut pairs: HashMap<u32, f64> = HashMap::new();
-        let mut done = 0u32;
         for msg in rx.iter() {
             let (g, rec) = match msg {
                 Msg::Fatal(e) => {
@@ -121,27 +163,8 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
                 Msg::Game(g, rec) => (g, rec),
             };
             done += 1;
-            let first_white = g.is_multiple_of(2);
-            let (white, black) = if first_white { (0, 1) } else { (1, 0) };
-            let white_score = match rec.result {
-                GameResult::WhiteWins => 1.0,
-                GameResult::Draw => 0.5,
-                GameResult::BlackWins => 0.0,
-            };
-            let score_first = if first_white {
-                white_score
-            } else {
-                1.0 - white_score
-            };
-            summary.tally.record(g, score_first, &mut pairs);
-            summary.engines[white].stats.merge(&rec.stats[0]);
-            summary.engines[black].stats.merge(&rec.stats[1]);
-            let kind = termination_kind(&rec.termination);
-            *summary.terminations.entry(kind.clone()).or_default() += 1;
-            if let Some(c) = rec.offender {
-                let e = if c == Color::White { white } else { black };
-                *summary.engines[e].faults.entry(kind).or_default() += 1;
-            }
+            count(&mut summary, &mut pairs, g, &rec);
+            let (white, black) = if g.is_multiple_of(2) { (0, 1) } else { (1, 0) };
             if let Some(f) = pdn_file.as_mut() {
                 let h = pdn::Header {
                     event: &cfg.event,
@@ -182,6 +205,53 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         Some(e) => Err(e),
         None => Ok(summary),
     }
+}
+
+/// Adds game `g` to the tally, the terminations, faults and statistics.
+fn count(summary: &mut Summary, pairs: &mut HashMap<u32, f64>, g: u32, rec: &GameRecord) {
+    let first_white = g.is_multiple_of(2);
+    let (white, black) = if first_white { (0, 1) } else { (1, 0) };
+    let white_score = match rec.result {
+        GameResult::WhiteWins => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWins => 0.0,
+    };
+    let score_first = if first_white {
+        white_score
+    } else {
+        1.0 - white_score
+    };
+    summary.tally.record(g, score_first, pairs);
+    summary.engines[white].stats.merge(&rec.stats[0]);
+    summary.engines[black].stats.merge(&rec.stats[1]);
+    let kind = termination_kind(&rec.termination);
+    *summary.terminations.entry(kind.clone()).or_default() += 1;
+    if let Some(c) = rec.offender {
+        let e = if c == Color::White { white } else { black };
+        *summary.engines[e].faults.entry(kind).or_default() += 1;
+    }
+}
+
+/// The games of `pdn` that belong to this match (`--resume`); a file whose
+/// cut-off last game was dropped is written again without it.
+fn resume_from(
+    cfg: &MatchConfig,
+    order: &[usize],
+    pdn: &std::path::Path,
+) -> Result<BTreeMap<u32, GameRecord>, String> {
+    let expect = resume::Expect {
+        games: cfg.games,
+        names: [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()],
+        openings: order.iter().map(|&i| &cfg.openings[i]).collect(),
+        variant: cfg.settings.variant,
+        event: &cfg.event,
+    };
+    let found = resume::read(pdn, &expect)?;
+    if found.dropped_tail {
+        std::fs::write(pdn, resume::rewrite(&found, &expect))
+            .map_err(|e| format!("cannot write the PDN: {e}"))?;
+    }
+    Ok(found.games)
 }
 
 /// The score part of the progress line.
@@ -226,6 +296,7 @@ fn open_game_log(
 fn worker(
     cfg: &MatchConfig,
     order: &[usize],
+    todo: &[u32],
     logs: Option<&LogDir>,
     next: &AtomicU32,
     stop: &AtomicBool,
@@ -238,10 +309,9 @@ fn worker(
         stop.store(true, Ordering::Release);
     };
     while !stop.load(Ordering::Acquire) {
-        let g = next.fetch_add(1, Ordering::AcqRel);
-        if g >= cfg.games {
+        let Some(&g) = todo.get(next.fetch_add(1, Ordering::AcqRel) as usize) else {
             break;
-        }
+        };
         let opening = &cfg.openings[order[(g / 2) as usize % order.len()]];
         // Opened before the engines start, so the handshake is in the log.
         let game_log = match open_game_log(cfg, logs, g, &opening.pos) {
@@ -396,12 +466,19 @@ pub fn report(cfg: &MatchConfig, s: &Summary) -> String {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     r.push_str(&format!("Game ends: {}\n", ends.join(", ")));
+    let played = n - s.resumed;
     r.push_str(&format!(
         "Time: {:.1} s, {:.2} games per minute (concurrency {})\n",
         s.seconds,
-        n as f64 * 60.0 / s.seconds.max(1e-9),
+        played as f64 * 60.0 / s.seconds.max(1e-9),
         cfg.concurrency
     ));
+    if s.resumed > 0 {
+        r.push_str(&format!(
+            "Resumed: {} games read back from the PDN; moves, depths, speeds and times above are of the {played} games of this run\n",
+            s.resumed
+        ));
+    }
     if let (Some(sp), Some((llr, v))) = (&cfg.sprt, s.sprt) {
         let (lo, hi) = sp.bounds();
         let verdict = match v {

@@ -32,6 +32,16 @@ pub enum DrawRule {
 }
 
 impl DrawRule {
+    /// Every rule, for reading a name back.
+    pub const ALL: [DrawRule; 6] = [
+        DrawRule::Repetition,
+        DrawRule::TwentyFiveMove,
+        DrawRule::SixteenMove,
+        DrawRule::FiveMove,
+        DrawRule::KingsOnly50,
+        DrawRule::TwoKingsVsKing,
+    ];
+
     /// Short name used in `show` output and tests.
     pub fn name(self) -> &'static str {
         match self {
