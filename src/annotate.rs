@@ -4,7 +4,7 @@
 
 use crate::board::notation;
 use crate::game::{Game, Outcome as GameOutcome};
-use crate::pdn::{PdnGame, read_games};
+use crate::pdn::{GameWriter, PdnGame, read_games};
 use crate::score::{MATE, Men, Score};
 use crate::search::{Engine, Limits, Mode, WIN_BOUND};
 use crate::{Color, VariantKind};
@@ -141,28 +141,6 @@ pub fn annotate_game(
     notes
 }
 
-/// Lines of movetext no longer than the writer's (`crate::arena::pdn`).
-struct Lines {
-    text: String,
-    line: String,
-}
-
-impl Lines {
-    const WIDTH: usize = 79;
-
-    fn push(&mut self, token: &str) {
-        if !self.line.is_empty() && self.line.len() + 1 + token.len() > Self::WIDTH {
-            self.text.push_str(&self.line);
-            self.text.push('\n');
-            self.line.clear();
-        }
-        if !self.line.is_empty() {
-            self.line.push(' ');
-        }
-        self.line.push_str(token);
-    }
-}
-
 /// The game as PDN: its tags (an `Annotator` tag set to molkwar, a
 /// `GameType` tag added when it had none), its moves in standard notation
 /// each followed by its comment (none where the comment is empty), its
@@ -181,43 +159,19 @@ pub fn write_game(pdn: &PdnGame, comments: &[String]) -> String {
         Some(t) => t.1 = annotator,
         None => tags.push(("Annotator".into(), annotator)),
     }
-    let mut s = String::new();
-    for (k, v) in &tags {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(s, "[{k} \"{v}\"]");
-    }
-    s.push('\n');
-    let mut lines = Lines {
-        text: s,
-        line: String::new(),
-    };
+    let mut w = GameWriter::new(
+        tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        pdn.start.side(),
+    );
     let mut game = Game::new(pdn.variant, pdn.start);
-    let mut number = 1;
-    // Black's move takes its number at the start and after a comment.
-    let mut numbered = true;
     for (i, mv) in pdn.moves.iter().enumerate() {
-        let text = notation::to_pdn(mv, &game.legal_moves());
-        let side = game.position().side();
+        w.push_move(&notation::to_pdn(mv, &game.legal_moves()));
         game.play(mv);
-        lines.push(&match side {
-            Color::White => format!("{number}. {text}"),
-            Color::Black if numbered => format!("{number}... {text}"),
-            Color::Black => text,
-        });
-        numbered = false;
         if let Some(c) = comments.get(i).filter(|c| !c.is_empty()) {
-            lines.push(&format!("{{{c}}}"));
-            numbered = true;
-        }
-        if side == Color::Black {
-            number += 1;
+            w.push_comment(c);
         }
     }
-    lines.push(&pdn.result);
-    let mut s = lines.text;
-    s.push_str(&lines.line);
-    s.push_str("\n\n");
-    s
+    w.finish(&pdn.result)
 }
 
 /// A PDN file's text: UTF-8, else Latin-1 (older PDN files), byte for

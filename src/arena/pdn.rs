@@ -3,9 +3,9 @@
 //! tag, and the moves in standard notation.
 
 use super::referee::GameRecord;
-use crate::board::{Color, Position, fen};
+use crate::board::{Position, fen};
+use crate::pdn::GameWriter;
 use crate::variant::VariantKind;
-use std::fmt::Write;
 
 /// The tags that are not derived from the record.
 pub struct Header<'a> {
@@ -30,64 +30,31 @@ pub fn write(
     result: &str,
     termination: &str,
 ) -> String {
-    let mut s = String::new();
-    let tag = |s: &mut String, k: &str, v: &str| {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(s, "[{k} \"{v}\"]");
-    };
-    tag(&mut s, "Event", h.event);
-    tag(&mut s, "Round", &h.round.to_string());
-    tag(&mut s, "White", h.white);
-    tag(&mut s, "Black", h.black);
-    tag(&mut s, "Result", result);
-    tag(
-        &mut s,
-        "GameType",
-        if h.variant.is_frisian() { "40" } else { "20" },
-    );
-    tag(&mut s, "FEN", &fen::to_fen(start));
-    tag(&mut s, "Termination", termination);
-    s.push('\n');
-    let mut line = String::new();
-    let mut number = 1;
-    let mut side = start.side();
-    for (i, m) in moves.iter().enumerate() {
-        let token = match side {
-            Color::White => format!("{number}. {m}"),
-            Color::Black if i == 0 => format!("{number}... {m}"),
-            Color::Black => m.clone(),
-        };
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.other();
-        if !line.is_empty() && line.len() + token.len() + 1 > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
+    let round = h.round.to_string();
+    let game_type = if h.variant.is_frisian() { "40" } else { "20" };
+    let fen = fen::to_fen(start);
+    let tags = [
+        ("Event", h.event),
+        ("Round", &round),
+        ("White", h.white),
+        ("Black", h.black),
+        ("Result", result),
+        ("GameType", game_type),
+        ("FEN", &fen),
+        ("Termination", termination),
+    ];
+    let mut w = GameWriter::new(tags, start.side());
+    for m in moves {
+        w.push_move(m);
     }
-    if !line.is_empty() && line.len() + result.len() < 79 {
-        line.push(' ');
-    } else {
-        s.push_str(&line);
-        s.push('\n');
-        line.clear();
-    }
-    line.push_str(result);
-    s.push_str(&line);
-    s.push_str("\n\n");
-    s
+    w.finish(result)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arena::referee::{GameResult, SideStats, Termination};
+    use crate::board::Color;
 
     #[test]
     fn black_to_move_opening_and_tags() {
