@@ -2,6 +2,7 @@
 
 use super::Score;
 use super::node::{Node, WIN_BOUND};
+use super::tune::P;
 use super::tt::{Bound, Hit};
 use super::worker::Worker;
 use crate::variant::{Variant, VariantKind};
@@ -19,7 +20,7 @@ const fn singular_on(kind: VariantKind) -> bool {
 /// How far below the table score the other moves must stay, at `depth`.
 #[inline]
 fn singular_margin(depth: i32) -> Score {
-    2 * depth
+    P.singular_margin * depth
 }
 
 impl<V: Variant> Worker<'_, V> {
@@ -37,7 +38,11 @@ impl<V: Variant> Worker<'_, V> {
     /// below its score less a margin, the table move is the only one that
     /// holds the score, and it is searched a ply deeper.
     pub(super) fn singular(&mut self, node: &Node, hit: &Hit, tt_move: usize, depth: i32) -> bool {
-        if !const { singular_on(V::KIND) }
+        let on = match P.singular {
+            -1 => const { singular_on(V::KIND) },
+            s => s != 0,
+        };
+        if !on
             || depth < SINGULAR_DEPTH
             || hit.bound == Bound::Upper
             || hit.depth < depth - 3

@@ -19,6 +19,7 @@ mod tables;
 mod threads;
 pub mod time;
 pub mod tt;
+pub mod tune;
 mod worker;
 
 use crate::board::Move;

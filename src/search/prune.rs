@@ -3,13 +3,11 @@
 
 use super::Score;
 use super::node::{Node, WIN_BOUND};
+use super::tune::P;
 use super::worker::Worker;
 use crate::board::movegen;
 use crate::eval::MAX_EVAL;
 use crate::variant::{Variant, VariantKind};
-
-/// Deepest node where a static evaluation far above beta cuts.
-const RFP_DEPTH: i32 = 3;
 
 /// Shallowest node where ProbCut is tried.
 const PROBCUT_DEPTH: i32 = 3;
@@ -25,10 +23,10 @@ const fn probcut_per_ply(kind: VariantKind) -> Option<Score> {
     }
 }
 
-/// Reverse futility margin at `depth` (plies ≤ [`RFP_DEPTH`]).
+/// Reverse futility margin at `depth` (plies ≤ `rfp_depth`).
 #[inline]
 fn rfp_margin(depth: i32) -> Score {
-    60 * depth
+    P.rfp_margin * depth
 }
 
 impl<V: Variant> Worker<'_, V> {
@@ -47,7 +45,11 @@ impl<V: Variant> Worker<'_, V> {
     /// margin, is returned (beta for a score beyond the evaluations).
     #[inline]
     fn probcut(&mut self, node: &Node, beta: Score, depth: i32) -> Option<Score> {
-        let per_ply = const { probcut_per_ply(V::KIND) }?;
+        let per_ply = match P.probcut {
+            -1 => const { probcut_per_ply(V::KIND) },
+            0 => None,
+            m => Some(m),
+        }?;
         let margin = per_ply * depth;
         let high = beta + margin;
         // Only between evaluations: table-band and forced scores are exact
@@ -71,7 +73,7 @@ impl<V: Variant> Worker<'_, V> {
     #[inline]
     fn reverse_futility(&mut self, node: &Node, beta: Score, depth: i32) -> Option<Score> {
         let pos = &node.pos;
-        if depth > RFP_DEPTH
+        if depth > P.rfp_depth
             || beta.abs() >= WIN_BOUND
             || movegen::has_capture::<V>(pos)
             || movegen::opponent_has_capture::<V>(pos)

@@ -3,13 +3,12 @@
 //! measured from the moment the clock starts (search start, or ponder-hit).
 
 use super::Limits;
+use super::tune::P;
 use std::time::{Duration, Instant};
 
 /// Kept back from every clock budget for the answer to travel (process
 /// wake-up, the protocol loop, the pipe).
 const SAFETY: Duration = Duration::from_millis(15);
-/// Moves assumed left in a sudden-death game (draughts games are long).
-const SUDDEN_DEATH_MOVES: f64 = 35.0;
 
 /// The deadlines derived from the limits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,8 +65,8 @@ impl Plan {
                 minimal = true;
             }
             let mtg = match limits.moves {
-                Some(m) if m > 0 => (m as f64).min(SUDDEN_DEATH_MOVES),
-                _ => SUDDEN_DEATH_MOVES,
+                Some(m) if m > 0 => (m as f64).min(P.tm_moves),
+                _ => P.tm_moves,
             };
             // Keep back the safety margin plus a share of the clock for
             // the moves after this one.
@@ -75,9 +74,9 @@ impl Plan {
             let target = if mtg <= 1.0 {
                 usable * 0.8
             } else {
-                (t.max(0.0) / mtg + 0.8 * inc).min(usable)
+                (t.max(0.0) / mtg + P.tm_inc * inc).min(usable)
             };
-            let h = (target * 4.0).min(usable).max(0.001);
+            let h = (target * P.tm_hard).min(usable).max(0.001);
             let s = target.min(h);
             soft = Some(soft.map_or(secs(s), |x| x.min(secs(s))));
             hard = Some(hard.map_or(secs(h), |x| x.min(secs(h))));
@@ -143,7 +142,7 @@ impl Clock {
         match (self.elapsed(), self.plan.soft, self.plan.hard) {
             (Some(e), _, Some(h)) if self.plan.fixed => e >= h,
             (Some(e), Some(s), h) => {
-                let mut limit = s.mul_f64(factor * 0.6);
+                let mut limit = s.mul_f64(factor * P.tm_soft);
                 if let Some(h) = h {
                     limit = limit.min(h);
                 }

@@ -118,12 +118,13 @@ pub struct Worker<'a, V: Variant> {
 /// The reduction table, computed once per process.
 static LMR: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(lmr_table);
 
-/// The reduction table: `1 + ln(depth)·ln(move number) / 2.25` plies.
+/// The reduction table: `1 + ln(depth)·ln(move number) / 2.25` plies
+/// (the divisor is `tune::P.lmr_divisor`).
 fn lmr_table() -> [[u8; 64]; 64] {
     let mut t = [[0u8; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            let x = 1.0 + (d as f64).ln() * (i as f64).ln() / 2.25;
+            let x = 1.0 + (d as f64).ln() * (i as f64).ln() / super::tune::P.lmr_divisor;
             *r = x.floor().clamp(0.0, 15.0) as u8;
         }
     }

@@ -1,0 +1,74 @@
+//! The search's and the clock's tunable numbers in one place. A normal build
+//! has them as constants; a build with `--features tune` reads each from
+//! the environment (`MOLKWAR_TUNE_<NAME>`, once, defaulting to the value
+//! here), so one binary can play an SPRT of two settings against each other
+//! (docs/search.md, "Experiments").
+
+/// Declares the parameters: a field of [`Params`] each, its default, and
+/// [`P`], the values in force.
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $name:ident: $t:ty = $default:expr;)*) => {
+        /// The tunable numbers (see the module documentation).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: $t,)*
+        }
+
+        /// The defaults: the values a normal build runs with.
+        pub const DEFAULTS: Params = Params { $($name: $default,)* };
+
+        /// The values in force: the defaults.
+        #[cfg(not(feature = "tune"))]
+        pub const P: Params = DEFAULTS;
+
+        /// The values in force: the defaults, each overridden by its
+        /// environment variable `MOLKWAR_TUNE_<NAME>` where set.
+        #[cfg(feature = "tune")]
+        pub static P: std::sync::LazyLock<Params> = std::sync::LazyLock::new(|| {
+            let p = Params {
+                $($name: from_env(stringify!($name), DEFAULTS.$name),)*
+            };
+            log::info!("tune: {p:?}");
+            p
+        });
+    };
+}
+
+params! {
+    /// Reverse futility margin per ply of depth, centi-men (`prune.rs`).
+    rfp_margin: i32 = 60;
+    /// Deepest node where reverse futility cuts.
+    rfp_depth: i32 = 3;
+    /// ProbCut margin per ply, centi-men: −1 for the variant's setting
+    /// (`prune.rs`), 0 for off.
+    probcut: i32 = -1;
+    /// Late move reductions: `1 + ln(depth)·ln(move number) / lmr_divisor`.
+    lmr_divisor: f64 = 2.25;
+    /// Singular extension: the margin per ply below the table score.
+    singular_margin: i32 = 2;
+    /// Singular extension: −1 for the variant's setting (`extend.rs`), 0
+    /// off, 1 on.
+    singular: i32 = -1;
+    /// Moves assumed left in a sudden-death game (`time.rs`).
+    tm_moves: f64 = 35.0;
+    /// Share of the move's target time after which no iteration starts.
+    tm_soft: f64 = 0.6;
+    /// The hard deadline as a multiple of the move's target time.
+    tm_hard: f64 = 4.0;
+    /// Share of the increment added to the move's target time.
+    tm_inc: f64 = 0.8;
+}
+
+/// `MOLKWAR_TUNE_<NAME>` parsed, else `default` (an unreadable value is
+/// reported and ignored).
+#[cfg(feature = "tune")]
+fn from_env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    let key = format!("MOLKWAR_TUNE_{}", name.to_uppercase());
+    match std::env::var(&key) {
+        Ok(v) => v.parse().unwrap_or_else(|_| {
+            log::warn!("tune: {key}={v} is not a value; default kept");
+            default
+        }),
+        Err(_) => default,
+    }
+}
