@@ -221,6 +221,38 @@ fn resume_plays_only_the_missing_games() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume needs --pdn"));
 }
 
+/// An SPRT decided before the stop stays decided on resume, at the same
+/// LLR, even when games finished after the decision are in the file.
+#[test]
+fn a_decided_sprt_stays_decided_on_resume() {
+    let pdn = tmp("sprt.pdn");
+    let run = || {
+        let out = molkwar()
+            .args([
+                "match", "--tc1", "depth=4", "--tc2", "depth=1", "--games", "40",
+            ])
+            .args(["--concurrency", "2", "--seed", "3", "--resume", "--pdn"])
+            .arg(&pdn)
+            .args(["--sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let sprt_line = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("SPRT"))
+            .map(str::to_string)
+    };
+    let first = run();
+    assert!(first.contains("H1 accepted"), "{first}");
+    assert!(!first.contains("[40/40]"), "{first}");
+    let second = run();
+    assert!(second.contains("Resumed"), "{second}");
+    assert!(!second.contains("] game "), "no game is played: {second}");
+    assert_eq!(sprt_line(&first), sprt_line(&second), "{first}{second}");
+}
+
 #[test]
 fn restart_mode_and_clock_control_work() {
     let out = molkwar()

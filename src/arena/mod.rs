@@ -98,9 +98,11 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
-    /// Resume a stopped match: the games already in the --pdn file (same
-    /// engines, names, seed, openings and event) are counted, not played
-    /// again; the rest are played and appended.
+    /// Resume a stopped match: the games already in the --pdn file are
+    /// counted, not played again; the rest are played and appended. Give
+    /// the same command: a game whose players' names, event, variant or
+    /// opening (from the seed and the openings) differ is refused, but the
+    /// engines' settings and time controls are not in the PDN to check.
     #[arg(long)]
     pub resume: bool,
     /// Write logs to this directory (created if needed): each game's whole

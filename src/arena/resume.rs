@@ -4,13 +4,11 @@
 //! several runs (README.md, `molkwar match`).
 
 use super::openings::Opening;
-use super::pdn;
 use super::referee::{GameRecord, GameResult, SideStats, Termination};
 use crate::board::{Color, fen, notation};
 use crate::game::Game;
 use crate::pdn::read::{PdnGame, read_games};
 use crate::variant::VariantKind;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What the match needs to know to check a game read back.
@@ -24,57 +22,65 @@ pub struct Expect<'a> {
     pub event: &'a str,
 }
 
-/// The games found, by game index (round − 1), and whether the file's last
-/// game was cut off (it is dropped and played again).
+/// The games found, in file order (the order they ended in), each with
+/// its index in the match (round − 1); and where the file's complete games
+/// end when a game after them was cut off (the file is cut back there).
 pub struct Found {
-    pub games: BTreeMap<u32, GameRecord>,
-    pub dropped_tail: bool,
+    pub games: Vec<(u32, GameRecord)>,
+    pub cut_at: Option<u64>,
 }
 
-/// Reads `path` (a missing file is an empty match). Every game must belong
-/// to this match; only the last may be broken (a run killed while writing).
+/// The length of `text`'s complete games: up to the last result token
+/// (`2-0`, `0-2`, `1-1` after a space or a line break) followed by the
+/// blank line that ends every game the match writes. No move reads like a
+/// result (there is no square 0, and no move goes from 1 to 1).
+fn complete_len(text: &str) -> usize {
+    ["2-0", "0-2", "1-1"]
+        .iter()
+        .flat_map(|r| {
+            [' ', '\n'].map(|before| {
+                let end = format!("{before}{r}\n\n");
+                text.rfind(&end).map_or(0, |i| i + end.len())
+            })
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Reads `path` (a missing file is an empty match). Every complete game
+/// must belong to this match; an incomplete one at the end (a run killed
+/// while writing) is left out and will be played again.
 pub fn read(path: &Path, expect: &Expect) -> Result<Found, String> {
+    if expect.openings.is_empty() {
+        return Err("no openings".into());
+    }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
     };
-    let read = read_games(&text, expect.variant);
-    let n = read.len();
+    let len = complete_len(&text);
+    let cut_at = (!text[len..].trim().is_empty()).then_some(len as u64);
+    if cut_at.is_some() {
+        log::warn!(
+            "resume: the last game of '{}' is incomplete; it is dropped and played again",
+            path.display()
+        );
+    }
+    let cannot = |e: String| format!("cannot resume from '{}': {e}", path.display());
     let mut found = Found {
-        games: BTreeMap::new(),
-        dropped_tail: false,
+        games: Vec::new(),
+        cut_at,
     };
-    for (i, r) in read.into_iter().enumerate() {
-        let last = i + 1 == n;
-        let g = match r {
-            Ok(g) if !last || GameResult::parse(&g.result).is_some() => g,
-            Ok(g) => {
-                log::warn!("resume: dropping game {} of the PDN (no result)", g.number);
-                found.dropped_tail = true;
-                break;
-            }
-            Err(e) if last => {
-                log::warn!("resume: dropping the last game of the PDN ({e})");
-                found.dropped_tail = true;
-                break;
-            }
-            Err(e) => return Err(format!("cannot resume from '{}': {e}", path.display())),
-        };
-        let (index, rec) = check(&g, expect).map_err(|e| {
-            format!(
-                "cannot resume from '{}': game {}: {e}",
-                path.display(),
-                g.number
-            )
-        })?;
-        if found.games.insert(index, rec).is_some() {
-            return Err(format!(
-                "cannot resume from '{}': round {} is there twice",
-                path.display(),
-                index + 1
-            ));
+    let mut seen = std::collections::HashSet::new();
+    for r in read_games(&text[..len], expect.variant) {
+        let g = r.map_err(|e| cannot(e.to_string()))?;
+        let (index, rec) =
+            check(&g, expect).map_err(|e| cannot(format!("game {}: {e}", g.number)))?;
+        if !seen.insert(index) {
+            return Err(cannot(format!("round {} is there twice", index + 1)));
         }
+        found.games.push((index, rec));
     }
     Ok(found)
 }
@@ -150,30 +156,6 @@ fn check(g: &PdnGame, expect: &Expect) -> Result<(u32, GameRecord), String> {
     ))
 }
 
-/// The kept games as PDN text, in file order, to replace a file whose
-/// broken last game was dropped.
-pub fn rewrite(found: &Found, expect: &Expect) -> String {
-    found
-        .games
-        .iter()
-        .map(|(&g, rec)| {
-            let (white, black) = if g.is_multiple_of(2) {
-                (expect.names[0], expect.names[1])
-            } else {
-                (expect.names[1], expect.names[0])
-            };
-            let h = pdn::Header {
-                event: expect.event,
-                round: g + 1,
-                white,
-                black,
-                variant: expect.variant,
-            };
-            pdn::write_game(&h, rec)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,43 +227,101 @@ mod tests {
         }
     }
 
-    #[test]
-    fn reads_back_what_the_match_wrote() {
-        let ops = openings();
-        let ab = expect(4, ["a", "b"], ops.iter().collect());
-        let mut found = Found {
-            games: BTreeMap::new(),
-            dropped_tail: false,
-        };
+    /// The games as the match writes them.
+    fn write(games: &[(u32, GameRecord)], e: &Expect) -> String {
+        let mut text = String::new();
+        for (g, rec) in games {
+            let first_white = g.is_multiple_of(2);
+            let h = crate::arena::pdn::Header {
+                event: e.event,
+                round: g + 1,
+                white: e.names[usize::from(!first_white)],
+                black: e.names[usize::from(first_white)],
+                variant: e.variant,
+            };
+            text.push_str(&crate::arena::pdn::write_game(&h, rec));
+        }
+        text
+    }
+
+    fn two_games(ops: &[Opening]) -> Vec<(u32, GameRecord)> {
         let draw = Termination::AdjudicatedDraw;
-        let moves = ["32-28", "19-23", "28x19"];
-        found
-            .games
-            .insert(0, record(ops[0].pos, &moves, GameResult::Draw, draw));
-        let flag = Termination::Time;
-        found.games.insert(
-            3,
-            record(ops[1].pos, &["21-26"], GameResult::BlackWins, flag),
-        );
-        let text = rewrite(&found, &ab);
+        let moves = ["32-28", "19-23", "28x19", "14x23"];
+        vec![
+            (
+                3,
+                record(
+                    ops[1].pos,
+                    &["21-26"],
+                    GameResult::BlackWins,
+                    Termination::Time,
+                ),
+            ),
+            (0, record(ops[0].pos, &moves, GameResult::Draw, draw)),
+        ]
+    }
+
+    fn tmp(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("molkwar-resume-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("m.pdn");
-        // A cut-off last game is dropped; the others come back as written.
-        std::fs::write(
-            &path,
-            format!("{text}[Event \"e\"]\n[Round \"2\"]\n\n1. 32-2"),
-        )
-        .unwrap();
-        let back = read(&path, &ab).unwrap();
-        assert!(back.dropped_tail);
-        assert_eq!(back.games.keys().copied().collect::<Vec<_>>(), vec![0, 3]);
-        assert_eq!(back.games[&0].moves, found.games[&0].moves);
-        assert_eq!(back.games[&3].offender, Some(Color::White));
-        assert_eq!(back.games[&0].offender, None);
-        assert_eq!(rewrite(&back, &ab), text);
+        dir.join(name)
+    }
 
-        // Another match's games are refused, with the reason.
+    #[test]
+    fn reads_back_what_the_match_wrote_in_file_order() {
+        let ops = openings();
+        let ab = expect(4, ["a", "b"], ops.iter().collect());
+        let games = two_games(&ops);
+        let text = write(&games, &ab);
+        let path = tmp("whole.pdn");
+        std::fs::write(&path, &text).unwrap();
+        let back = read(&path, &ab).unwrap();
+        assert_eq!(back.cut_at, None);
+        assert_eq!(back.games.iter().map(|g| g.0).collect::<Vec<_>>(), [3, 0]);
+        assert_eq!(back.games[1].1.moves, games[1].1.moves);
+        // A fault loses: its offender is the loser; a draw has none.
+        assert_eq!(back.games[0].1.offender, Some(Color::White));
+        assert_eq!(back.games[1].1.offender, None);
+        assert_eq!(write(&back.games, &ab), text);
+    }
+
+    /// Cut anywhere (a run killed while writing), the file gives back the
+    /// games completed before the cut, unchanged, and where to cut it.
+    #[test]
+    fn a_cut_off_last_game_is_dropped_wherever_the_cut() {
+        let ops = openings();
+        let ab = expect(4, ["a", "b"], ops.iter().collect());
+        let games = two_games(&ops);
+        let text = write(&games, &ab);
+        let first_len = write(&games[..1], &ab).len();
+        let path = tmp("cut.pdn");
+        for cut in 0..=text.len() {
+            std::fs::write(&path, &text[..cut]).unwrap();
+            let back = read(&path, &ab).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            let whole = if cut == text.len() {
+                2
+            } else if cut >= first_len {
+                1
+            } else {
+                0
+            };
+            assert_eq!(back.games.len(), whole, "cut at {cut}");
+            assert_eq!(
+                write(&back.games, &ab),
+                write(&games[..whole], &ab),
+                "cut at {cut}"
+            );
+            let clean = cut == text.len() || cut == first_len || cut == 0;
+            assert_eq!(back.cut_at.is_none(), clean, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn another_matchs_games_are_refused_with_the_reason() {
+        let ops = openings();
+        let ab = expect(4, ["a", "b"], ops.iter().collect());
+        let text = write(&two_games(&ops), &ab);
+        let path = tmp("other.pdn");
         std::fs::write(&path, &text).unwrap();
         let refused = |e: Expect, why: &str| {
             let err = read(&path, &e).err().unwrap();
@@ -291,20 +331,18 @@ mod tests {
             expect(4, ["b", "a"], ops.iter().collect()),
             "engines or names changed",
         );
-        refused(
-            expect(2, ["a", "b"], ops.iter().collect()),
-            "round 4 is not one of this match's 2 games",
-        );
+        let why = "round 4 is not one of this match's 2 games";
+        refused(expect(2, ["a", "b"], ops.iter().collect()), why);
         refused(
             expect(4, ["a", "b"], ops.iter().rev().collect()),
             "another opening",
         );
+        refused(expect(4, ["a", "b"], Vec::new()), "no openings");
         std::fs::write(&path, format!("{text}{text}")).unwrap();
         refused(
             expect(4, ["a", "b"], ops.iter().collect()),
-            "round 1 is there twice",
+            "round 4 is there twice",
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -312,6 +350,6 @@ mod tests {
         let ops = openings();
         let e = expect(2, ["a", "b"], ops.iter().collect());
         let found = read(Path::new("/nonexistent/molkwar/m.pdn"), &e).unwrap();
-        assert!(found.games.is_empty() && !found.dropped_tail);
+        assert!(found.games.is_empty() && found.cut_at.is_none());
     }
 }

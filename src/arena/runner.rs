@@ -95,7 +95,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let resumed = match (&cfg.pdn, cfg.resume) {
         (Some(p), true) => resume_from(cfg, &order, p)?,
         (None, true) => return Err("--resume needs --pdn, the file to resume".into()),
-        _ => BTreeMap::new(),
+        _ => Vec::new(),
     };
     let mut pdn_file = match &cfg.pdn {
         Some(p) => Some(
@@ -110,7 +110,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         None => None,
     };
     let logs = match &cfg.log {
-        Some(d) => Some(LogDir::create(d)?),
+        Some(d) => Some(LogDir::create(d, cfg.resume)?),
         None => None,
     };
     let next = AtomicU32::new(0);
@@ -119,8 +119,15 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let (tx, rx) = channel::<Msg>();
     let mut summary = Summary::default();
     let mut pairs: HashMap<u32, f64> = HashMap::new();
-    for (&g, rec) in &resumed {
-        count(&mut summary, &mut pairs, g, rec);
+    // Counted in the order they ended, as they were when played, so that
+    // an SPRT decided before the stop is decided again at the same game.
+    for (g, rec) in &resumed {
+        count(&mut summary, &mut pairs, *g, rec);
+        if let Some(s) = &cfg.sprt
+            && s.record(&mut summary.sprt, s.llr(&summary.tally.penta)) != Verdict::Continue
+        {
+            stop.store(true, Ordering::Release);
+        }
     }
     let mut done = resumed.len() as u32;
     summary.resumed = done;
@@ -133,18 +140,18 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             "Resumed {done} games from {pdn} | {}",
             progress(&summary.tally)
         );
-        if let Some(s) = &cfg.sprt {
-            let llr = s.llr(&summary.tally.penta);
-            line.push_str(&format!(" | LLR {llr:.2}"));
-            if s.record(&mut summary.sprt, llr) != Verdict::Continue {
-                stop.store(true, Ordering::Release);
-            }
+        if let (Some(s), Some((llr, _))) = (&cfg.sprt, summary.sprt) {
+            let (lo, hi) = s.bounds();
+            line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
         }
         let _ = writeln!(out, "{line}");
     }
-    let todo: Vec<u32> = (0..cfg.games)
-        .filter(|g| !resumed.contains_key(g))
-        .collect();
+    let played: std::collections::HashSet<u32> = resumed.iter().map(|r| r.0).collect();
+    let todo: Vec<u32> = if stop.load(Ordering::Acquire) {
+        Vec::new()
+    } else {
+        (0..cfg.games).filter(|g| !played.contains(g)).collect()
+    };
     let mut fatal = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(todo.len()) {
@@ -232,13 +239,13 @@ fn count(summary: &mut Summary, pairs: &mut HashMap<u32, f64>, g: u32, rec: &Gam
     }
 }
 
-/// The games of `pdn` that belong to this match (`--resume`); a file whose
-/// cut-off last game was dropped is written again without it.
+/// The games of `pdn` that belong to this match (`--resume`), in the order
+/// they ended; a cut-off last game is cut from the file, to be played again.
 fn resume_from(
     cfg: &MatchConfig,
     order: &[usize],
     pdn: &std::path::Path,
-) -> Result<BTreeMap<u32, GameRecord>, String> {
+) -> Result<Vec<(u32, GameRecord)>, String> {
     let expect = resume::Expect {
         games: cfg.games,
         names: [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()],
@@ -247,9 +254,12 @@ fn resume_from(
         event: &cfg.event,
     };
     let found = resume::read(pdn, &expect)?;
-    if found.dropped_tail {
-        std::fs::write(pdn, resume::rewrite(&found, &expect))
-            .map_err(|e| format!("cannot write the PDN: {e}"))?;
+    if let Some(len) = found.cut_at {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(pdn)
+            .and_then(|f| f.set_len(len))
+            .map_err(|e| format!("cannot cut the PDN '{}': {e}", pdn.display()))?;
     }
     Ok(found.games)
 }
@@ -475,7 +485,7 @@ pub fn report(cfg: &MatchConfig, s: &Summary) -> String {
     ));
     if s.resumed > 0 {
         r.push_str(&format!(
-            "Resumed: {} games read back from the PDN; moves, depths, speeds and times above are of the {played} games of this run\n",
+            "Resumed: {} games read back from the PDN count in the score; moves, depths, speeds, error lines, times and ponder hits above are of the {played} games of this run\n",
             s.resumed
         ));
     }

@@ -23,8 +23,13 @@ use std::time::Instant;
 /// One open log file, written a line at a time by several threads.
 type Sink = Mutex<LineWriter<File>>;
 
-fn create(path: &Path) -> Result<Sink, String> {
-    File::create(path)
+fn create(path: &Path, append: bool) -> Result<Sink, String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
         .map(|f| Mutex::new(LineWriter::new(f)))
         .map_err(|e| format!("--log: cannot create '{}': {e}", path.display()))
 }
@@ -45,11 +50,13 @@ pub struct LogDir {
 }
 
 impl LogDir {
-    /// Creates `dir` if needed and the two stderr files in it.
-    pub fn create(dir: &Path) -> Result<LogDir, String> {
+    /// Creates `dir` if needed and the two stderr files in it (added to
+    /// when `append`, for a resumed match).
+    pub fn create(dir: &Path, append: bool) -> Result<LogDir, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("--log: cannot create '{}': {e}", dir.display()))?;
-        let stderr = |i: usize| create(&dir.join(format!("engine{i}-stderr.log"))).map(Arc::new);
+        let stderr =
+            |i: usize| create(&dir.join(format!("engine{i}-stderr.log")), append).map(Arc::new);
         Ok(LogDir {
             dir: dir.to_path_buf(),
             stderr: [stderr(1)?, stderr(2)?],
@@ -59,7 +66,7 @@ impl LogDir {
     /// Opens the conversation log of game `number` (1-based); its clock
     /// starts now.
     pub fn game(&self, number: u32) -> Result<Arc<GameLog>, String> {
-        let out = create(&self.dir.join(format!("game-{number:04}.log")))?;
+        let out = create(&self.dir.join(format!("game-{number:04}.log")), false)?;
         Ok(Arc::new(GameLog {
             number,
             t0: Instant::now(),
@@ -182,7 +189,7 @@ mod tests {
     #[test]
     fn lines_go_to_the_current_game_and_stderr_file() {
         let dir = std::env::temp_dir().join(format!("molkwar-transcript-{}", std::process::id()));
-        let logs = LogDir::create(&dir).unwrap();
+        let logs = LogDir::create(&dir, false).unwrap();
         let tap = logs.tap(1, "eng");
         tap.stderr_line("before any game");
         tap.sent("lost: no game yet");

@@ -2,8 +2,8 @@
 
 use super::Score;
 use super::node::{Node, WIN_BOUND};
-use super::tune::P;
 use super::tt::{Bound, Hit};
+use super::tune::P;
 use super::worker::Worker;
 use crate::variant::{Variant, VariantKind};
 

@@ -59,16 +59,41 @@ params! {
     tm_inc: f64 = 0.8;
 }
 
-/// `MOLKWAR_TUNE_<NAME>` parsed, else `default` (an unreadable value is
-/// reported and ignored).
+/// A parameter's type: how a value from the environment is read, and
+/// which values make sense (no margin below −1, no factor ≤ 0, nothing
+/// infinite), so that a typo cannot crash or silently wreck a match.
 #[cfg(feature = "tune")]
-fn from_env<T: std::str::FromStr>(name: &str, default: T) -> T {
+trait Tunable: std::str::FromStr + std::fmt::Display + Copy {
+    fn sane(self) -> bool;
+}
+
+#[cfg(feature = "tune")]
+impl Tunable for i32 {
+    fn sane(self) -> bool {
+        (-1..=10_000).contains(&self)
+    }
+}
+
+#[cfg(feature = "tune")]
+impl Tunable for f64 {
+    fn sane(self) -> bool {
+        self.is_finite() && self > 0.0 && self <= 1e4
+    }
+}
+
+/// `MOLKWAR_TUNE_<NAME>` parsed, else `default`; a value that cannot be
+/// read or makes no sense is reported and the default kept.
+#[cfg(feature = "tune")]
+fn from_env<T: Tunable>(name: &str, default: T) -> T {
     let key = format!("MOLKWAR_TUNE_{}", name.to_uppercase());
-    match std::env::var(&key) {
-        Ok(v) => v.parse().unwrap_or_else(|_| {
-            log::warn!("tune: {key}={v} is not a value; default kept");
+    let Ok(v) = std::env::var(&key) else {
+        return default;
+    };
+    match v.parse::<T>() {
+        Ok(x) if x.sane() => x,
+        _ => {
+            log::warn!("tune: {key}={v} is not a sensible value; {default} kept");
             default
-        }),
-        Err(_) => default,
+        }
     }
 }
