@@ -5,6 +5,7 @@
 
 use super::openings::Opening;
 use super::referee::{GameRecord, GameResult, SideStats, Termination};
+use super::runner::seats;
 use crate::board::{Color, fen, notation};
 use crate::game::Game;
 use crate::pdn::read::{PdnGame, read_games};
@@ -106,11 +107,7 @@ fn check(g: &PdnGame, expect: &Expect) -> Result<(u32, GameRecord), String> {
             expect.event
         ));
     }
-    let (white, black) = if index.is_multiple_of(2) {
-        (expect.names[0], expect.names[1])
-    } else {
-        (expect.names[1], expect.names[0])
-    };
+    let [white, black] = seats(index).map(|e| expect.names[e]);
     if (tag("White")?, tag("Black")?) != (white, black) {
         return Err(format!(
             "round {round} was {} against {}, this match has {white} against {black} (engines or names changed)",
@@ -231,12 +228,12 @@ mod tests {
     fn write(games: &[(u32, GameRecord)], e: &Expect) -> String {
         let mut text = String::new();
         for (g, rec) in games {
-            let first_white = g.is_multiple_of(2);
+            let [white, black] = seats(*g).map(|i| e.names[i]);
             let h = crate::arena::pdn::Header {
                 event: e.event,
                 round: g + 1,
-                white: e.names[usize::from(!first_white)],
-                black: e.names[usize::from(first_white)],
+                white,
+                black,
                 variant: e.variant,
             };
             text.push_str(&crate::arena::pdn::write_game(&h, rec));

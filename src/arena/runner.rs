@@ -12,7 +12,7 @@ use super::resume;
 use super::rng::Rng;
 use super::sprt::{Sprt, Verdict};
 use super::stats::Tally;
-use super::transcript::{GameLog, LogDir, Tap};
+use super::transcript::{self, GameLog, LogDir, Tap};
 use crate::board::Color;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -99,12 +99,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     };
     let mut pdn_file = match &cfg.pdn {
         Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .append(cfg.resume)
-                .truncate(!cfg.resume)
-                .open(p)
+            transcript::open_for_writing(p, cfg.resume)
                 .map_err(|e| format!("cannot open PDN '{}': {e}", p.display()))?,
         ),
         None => None,
@@ -171,7 +166,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             };
             done += 1;
             count(&mut summary, &mut pairs, g, &rec);
-            let (white, black) = if g.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+            let [white, black] = seats(g);
             if let Some(f) = pdn_file.as_mut() {
                 let h = pdn::Header {
                     event: &cfg.event,
@@ -214,16 +209,21 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     }
 }
 
+/// The engines (0 the first, 1 the second) playing White and Black in
+/// game `g`: the first engine has White in even games.
+pub(super) fn seats(g: u32) -> [usize; 2] {
+    if g.is_multiple_of(2) { [0, 1] } else { [1, 0] }
+}
+
 /// Adds game `g` to the tally, the terminations, faults and statistics.
 fn count(summary: &mut Summary, pairs: &mut HashMap<u32, f64>, g: u32, rec: &GameRecord) {
-    let first_white = g.is_multiple_of(2);
-    let (white, black) = if first_white { (0, 1) } else { (1, 0) };
+    let [white, black] = seats(g);
     let white_score = match rec.result {
         GameResult::WhiteWins => 1.0,
         GameResult::Draw => 0.5,
         GameResult::BlackWins => 0.0,
     };
-    let score_first = if first_white {
+    let score_first = if white == 0 {
         white_score
     } else {
         1.0 - white_score
@@ -289,7 +289,7 @@ fn open_game_log(
         return Ok(None);
     };
     let log = logs.game(g + 1)?;
-    let (white, black) = if g.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+    let [white, black] = seats(g);
     log.note(&format!(
         "game {}: White {} ({}), Black {} ({}), {}, from {}",
         g + 1,

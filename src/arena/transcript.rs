@@ -23,13 +23,19 @@ use std::time::Instant;
 /// One open log file, written a line at a time by several threads.
 type Sink = Mutex<LineWriter<File>>;
 
-fn create(path: &Path, append: bool) -> Result<Sink, String> {
+/// Opens `path` for writing, created if missing: added to when `append`
+/// (a resumed match), else emptied.
+pub(super) fn open_for_writing(path: &Path, append: bool) -> std::io::Result<File> {
     std::fs::OpenOptions::new()
         .create(true)
         .write(true)
         .append(append)
         .truncate(!append)
         .open(path)
+}
+
+fn create(path: &Path, append: bool) -> Result<Sink, String> {
+    open_for_writing(path, append)
         .map(|f| Mutex::new(LineWriter::new(f)))
         .map_err(|e| format!("--log: cannot create '{}': {e}", path.display()))
 }
