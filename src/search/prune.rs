@@ -23,10 +23,25 @@ const fn probcut_per_ply(kind: VariantKind) -> Option<Score> {
     }
 }
 
+/// Reverse futility's margin per ply of depth in centi-men, by variant.
+/// Both are SPRT results with the generation-6 weights (docs/search.md,
+/// "Retuning to the trained evaluation"): International gained with 40
+/// (from 60); Frisian showed no measurable change, so it keeps 60.
+const fn rfp_per_ply(kind: VariantKind) -> Score {
+    match kind {
+        VariantKind::International => 40,
+        VariantKind::Frisian | VariantKind::FrisianSeed => 60,
+    }
+}
+
 /// Reverse futility margin at `depth` (plies ≤ `rfp_depth`).
 #[inline]
-fn rfp_margin(depth: i32) -> Score {
-    P.rfp_margin * depth
+fn rfp_margin<V: Variant>(depth: i32) -> Score {
+    let per_ply = match P.rfp_margin {
+        -1 => const { rfp_per_ply(V::KIND) },
+        m => m,
+    };
+    per_ply * depth
 }
 
 impl<V: Variant> Worker<'_, V> {
@@ -81,6 +96,6 @@ impl<V: Variant> Worker<'_, V> {
             return None;
         }
         let eval = self.eval.evaluate::<V>(pos, &node.draw);
-        (eval - rfp_margin(depth) >= beta && movegen::has_move::<V>(pos)).then_some(eval)
+        (eval - rfp_margin::<V>(depth) >= beta && movegen::has_move::<V>(pos)).then_some(eval)
     }
 }

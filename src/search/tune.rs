@@ -35,8 +35,9 @@ macro_rules! params {
 }
 
 params! {
-    /// Reverse futility margin per ply of depth, centi-men (`prune.rs`).
-    rfp_margin: i32 = 60;
+    /// Reverse futility margin per ply of depth, centi-men: −1 for the
+    /// variant's setting (`prune.rs`).
+    rfp_margin: i32 = -1;
     /// Deepest node where reverse futility cuts.
     rfp_depth: i32 = 3;
     /// ProbCut margin per ply, centi-men: −1 for the variant's setting
