@@ -30,6 +30,9 @@ out=${OUT:-clock}
 mkdir -p "$out"
 start=$out/start.txt
 echo "W:W31-50:B1-20" > "$start"
+games=${GAMES:-400}
+# Games of match $m already in its PDN.
+played() { cat "$out/$m.pdn" 2>/dev/null | grep -c '^\[Result' || true; }
 for m in "$@"; do
     case "$m" in
     tm25 | tm45)
@@ -44,9 +47,7 @@ for m in "$@"; do
         sprt=(elo0=-20 elo1=10 alpha=0.05 beta=0.05) ;;
     *) echo "error: unknown match $m" >&2; exit 2 ;;
     esac
-    games=${GAMES:-400}
     common=(--variant normal --concurrency "${JOBS:-2}" --pdn "$out/$m.pdn" --resume)
-    played() { cat "$out/$m.pdn" 2>/dev/null | grep -c '^\[Result' || true; }
     echo "[$(date +%H:%M:%S)] $m" >&2
     if ! grep -q "^SPRT.*accepted" "$out/$m.txt" 2>/dev/null && [ "$(played)" -lt "$games" ]; then
         "$tune" match "${args[@]}" "${common[@]}" --games "$games" --sprt "${sprt[@]}" \
