@@ -83,3 +83,38 @@ fn shots_are_found() {
         g.play_all(&format!("{key} {line}")).unwrap();
     }
 }
+
+/// Quiescence sees an exchange offer one ply past the horizon
+/// (docs/search.md, "Quiescence"): in the first shot with Black to move,
+/// a 1-ply search answers the quiet 6-11 with White's shot 28-23, and the
+/// line scores the man Black loses; 19-24, which moves the man the shot
+/// needs, keeps the balance.
+#[test]
+fn exchange_offers_reach_past_the_horizon() {
+    let g = Game::new(
+        VariantKind::International,
+        fen::parse_fen("B:W28,29,33,39,43,50:B2,6,7,18,19,20").unwrap(),
+    );
+    let mut engine = Engine::new();
+    let o = engine.search_blocking(
+        &g,
+        Limits {
+            depth: Some(1),
+            multipv: 20,
+            ..Limits::default()
+        },
+        Mode::Analyze,
+    );
+    let lines = o.lines();
+    let line = |first: &str| {
+        lines
+            .iter()
+            .find(|l| l.pv[0].to_string() == first)
+            .unwrap_or_else(|| panic!("no line for {first}"))
+    };
+    let quiet = line("6-11");
+    let pv: Vec<String> = quiet.pv.iter().map(|m| m.to_string()).collect();
+    assert_eq!(pv.get(1).map(String::as_str), Some("28-23"), "{pv:?}");
+    assert!(quiet.score <= -60, "6-11 scores {}", quiet.score);
+    assert!(line("19-24").score >= quiet.score + 60);
+}

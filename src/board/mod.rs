@@ -2,6 +2,7 @@
 //! and the text forms (Hub, FEN, move notation) they are read and written in.
 
 pub mod bitboard;
+pub mod exchange;
 pub mod fen;
 pub mod movegen;
 pub mod moves;

@@ -1,17 +1,33 @@
 //! The quiescence search: resolves captures (compulsory, so never a stand
-//! pat while one exists) and, one ply deep, capture threats.
+//! pat while one exists), capture threats one ply deep, and the exchanges
+//! the side to move can offer in a quiet position.
 
 use super::node::{Node, win_in};
+use super::tune::P;
 use super::worker::Worker;
 use super::{MATE, MAX_PLY, Score};
-use crate::board::movegen;
-use crate::variant::Variant;
+use crate::board::{exchange, movegen};
+use crate::variant::{Variant, VariantKind};
+
+/// Whether quiescence searches exchange offers, by variant (docs/search.md,
+/// "Quiescence"): on in International, where its SPRT passed; Frisian is
+/// untested, so off.
+const fn exchanges_on(kind: VariantKind) -> bool {
+    match kind {
+        VariantKind::International => true,
+        VariantKind::Frisian | VariantKind::FrisianSeed => false,
+    }
+}
 
 impl<V: Variant> Worker<'_, V> {
-    /// Quiescence: all captures are searched (they are compulsory, so there
-    /// is no standing pat); a quiet position is evaluated, except at the
-    /// first quiescence ply (`qply` 0) where the opponent threatens a
-    /// capture: then all quiet moves are searched one ply deeper.
+    /// Quiescence. All captures are searched (they are compulsory, so
+    /// there is no standing pat). At the first quiescence ply (`qply` 0),
+    /// when the opponent threatens a capture, all quiet moves are searched.
+    /// Any other quiet position stands pat on its evaluation; below beta,
+    /// with no king on the board and no threat, the side to move may also
+    /// offer an exchange ([`exchange::exchange_offers`]) — at the first
+    /// quiescence ply only, by default: searching offers at every ply
+    /// tripled the nodes to a depth and gained nothing.
     pub fn qsearch(&mut self, node: &Node, mut alpha: Score, beta: Score, qply: u32) -> Score {
         let ply = node.ply;
         let pos = &node.pos;
@@ -26,21 +42,29 @@ impl<V: Variant> Worker<'_, V> {
         if self.drawn(node) {
             return 0;
         }
-        let capture = movegen::has_capture::<V>(pos);
-        if !capture {
+        let mut best = -MATE;
+        if movegen::has_capture::<V>(pos) {
+            movegen::generate::<V>(pos, &mut self.frames[ply].list);
+        } else {
             if !movegen::has_move::<V>(pos) {
                 return -win_in(ply);
             }
-            if qply > 0 || !movegen::opponent_has_capture::<V>(pos) {
-                return self.leaf_eval(node);
+            let threat = movegen::opponent_has_capture::<V>(pos);
+            if qply == 0 && threat {
+                movegen::generate::<V>(pos, &mut self.frames[ply].list);
+            } else {
+                let stand = self.leaf_eval(node);
+                if stand >= beta || threat || pos.kings() != 0 || !self.exchanges(qply) {
+                    return stand;
+                }
+                let list = &mut self.frames[ply].list;
+                list.clear();
+                exchange::exchange_offers::<V>(pos, list);
+                best = stand;
+                alpha = alpha.max(stand);
             }
         }
-        movegen::generate::<V>(pos, &mut self.frames[ply].list);
         let n = self.frames[ply].list.len();
-        if n == 0 {
-            return -win_in(ply);
-        }
-        let mut best = -MATE;
         for i in 0..n {
             let mv = self.frames[ply].list.as_slice()[i];
             let child = self.child(node, &mv);
@@ -62,5 +86,15 @@ impl<V: Variant> Worker<'_, V> {
             }
         }
         best
+    }
+
+    /// True if quiescence searches exchange offers in this variant.
+    #[inline(always)]
+    fn exchanges(&self, qply: u32) -> bool {
+        let on = match P.qs_exchanges {
+            -1 => const { exchanges_on(V::KIND) },
+            x => x != 0,
+        };
+        on && (qply as i32) < P.qs_exchange_plies
     }
 }

@@ -50,6 +50,13 @@ params! {
     /// Singular extension: −1 for the variant's setting (`extend.rs`), 0
     /// off, 1 on.
     singular: i32 = -1;
+    /// Exchange offers in quiescence: −1 for the variant's setting
+    /// (`qsearch.rs`), 0 off, 1 on.
+    qs_exchanges: i32 = -1;
+    /// Exchange offers only at quiescence plies below this one: 1, the
+    /// first quiet node after the main search, passed its SPRT in
+    /// International; no limit was flat.
+    qs_exchange_plies: i32 = 1;
     /// Moves assumed left in a sudden-death game (`time.rs`).
     tm_moves: f64 = 35.0;
     /// Share of the move's target time after which no iteration starts.
