@@ -49,12 +49,15 @@ impl<V: Variant> Worker<'_, V> {
             if !movegen::has_move::<V>(pos) {
                 return -win_in(ply);
             }
-            let threat = movegen::opponent_has_capture::<V>(pos);
+            // The threat test only matters where it changes what is
+            // searched: at the first ply, or where offers are allowed.
+            let offers = self.exchanges(qply) && pos.kings() == 0;
+            let threat = (qply == 0 || offers) && movegen::opponent_has_capture::<V>(pos);
             if qply == 0 && threat {
                 movegen::generate::<V>(pos, &mut self.frames[ply].list);
             } else {
                 let stand = self.leaf_eval(node);
-                if stand >= beta || threat || pos.kings() != 0 || !self.exchanges(qply) {
+                if stand >= beta || threat || !offers {
                     return stand;
                 }
                 let list = &mut self.frames[ply].list;
