@@ -297,6 +297,8 @@ pub fn iterate<V: Variant>(
                 break;
             }
         }
+        // A level's node cap counts from here (docs/levels.md).
+        w.shared.limit_armed.store(true, Ordering::Relaxed);
         // Time: a changed best move asks for more time, which decays.
         unstable *= 0.5;
         if st.best != last_best {

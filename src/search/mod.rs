@@ -60,8 +60,9 @@ pub struct Limits {
     /// only). Line k is the best line among the moves that no line before
     /// it starts with.
     pub multipv: usize,
-    /// A strength level below full: caps the nodes and picks the move
-    /// among the best lines (`skill.rs`); not applied to analysis.
+    /// A strength level below full: caps the nodes from the second
+    /// iteration on and picks the move among the best lines (`skill.rs`);
+    /// not applied to analysis.
     pub skill: Option<skill::Skill>,
 }
 
@@ -379,6 +380,7 @@ impl Engine {
             ponder_hit.clone(),
             self.threads,
             job.limits.nodes,
+            job.limits.skill.is_none(),
             self.frames.clone(),
         );
         Some((job, shared))

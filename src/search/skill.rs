@@ -29,7 +29,7 @@ struct Step {
 /// Levels 1 to 9; docs/levels.md has their measured ladder.
 const STEPS: [Step; 9] = [
     Step {
-        nodes: 80,
+        nodes: 50,
         temperature: 80.0,
         margin: 250,
     },

@@ -27,6 +27,9 @@ pub struct Shared {
     tb_hits: Vec<AtomicU64>,
     /// Node limit over all threads (checked by the main thread).
     pub node_limit: Option<u64>,
+    /// False while the node limit waits for the first iteration: a
+    /// level's first iteration always scores all its lines.
+    pub limit_armed: AtomicBool,
     /// Deepest iteration completed by any thread.
     pub completed: AtomicU32,
     /// The result of the deepest iteration a helper completed.
@@ -51,6 +54,7 @@ impl Shared {
         ponder_hit: Arc<AtomicBool>,
         threads: usize,
         node_limit: Option<u64>,
+        limit_from_start: bool,
         frames: Arc<FramePool>,
     ) -> Shared {
         Shared {
@@ -59,6 +63,7 @@ impl Shared {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             tb_hits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit,
+            limit_armed: AtomicBool::new(limit_from_start),
             completed: AtomicU32::new(0),
             helper_result: Mutex::new(None),
             frames,

@@ -165,6 +165,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.nodes += 1;
         if let Some(limit) = self.node_limit
             && self.nodes >= limit
+            && self.shared.limit_armed.load(AtomicOrdering::Relaxed)
         {
             self.stopped = true;
         }
@@ -189,6 +190,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             if let Some(limit) = self.shared.node_limit
                 && self.shared.total_nodes() >= limit
+                && self.shared.limit_armed.load(AtomicOrdering::Relaxed)
             {
                 self.stopped = true;
             }
