@@ -98,7 +98,10 @@ fn sixteen_move_rule_counter_is_seen() {
     shuffle(&mut late, 31);
     assert_eq!(late.draw_state().material_plies, 31);
     let (_, s_late) = search(&late, 6);
-    assert!(s_fresh < -20, "{s_fresh}");
+    // The side with three kings is ahead with the whole count left (its
+    // size is the evaluation's, scaled down for a counted ending)...
+    assert!(s_fresh < 0, "{s_fresh}");
+    // ...and nothing is left to win with one move before the count ends.
     assert_eq!(s_late, 0);
 }
 
