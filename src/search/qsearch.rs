@@ -10,12 +10,11 @@ use crate::board::{exchange, movegen};
 use crate::variant::{Variant, VariantKind};
 
 /// Whether quiescence searches exchange offers, by variant (docs/search.md,
-/// "Quiescence"): on in International, where its SPRT passed; Frisian is
-/// untested, so off.
+/// "Quiescence"): on in both, whose SPRTs passed. The seed's Frisian
+/// differs only in king moves, and offers are searched only without kings.
 const fn exchanges_on(kind: VariantKind) -> bool {
     match kind {
-        VariantKind::International => true,
-        VariantKind::Frisian | VariantKind::FrisianSeed => false,
+        VariantKind::International | VariantKind::Frisian | VariantKind::FrisianSeed => true,
     }
 }
 
