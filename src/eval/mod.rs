@@ -105,10 +105,26 @@ impl Evaluator {
         }
     }
 
+    /// Tells evaluations apart: 0 for the hand-written one, else the
+    /// weights' fingerprint.
+    pub fn fingerprint(&self) -> u64 {
+        match self {
+            Evaluator::Classic => 0,
+            Evaluator::Trained(w) => w.fingerprint(),
+        }
+    }
+
     /// Evaluates a quiet position for the side to move (centi-men).
     #[inline]
     pub fn evaluate<V: Variant>(&self, pos: &Position, draw: &DrawState) -> Score {
-        let score = scale_for_draws::<V>(self.white_score::<V>(pos), pos, draw);
+        Self::finish::<V>(self.white_score::<V>(pos), pos, draw)
+    }
+
+    /// [`Evaluator::evaluate`] from White's score before the draw rules
+    /// (`white_score`, possibly remembered).
+    #[inline]
+    pub fn finish<V: Variant>(white: Score, pos: &Position, draw: &DrawState) -> Score {
+        let score = scale_for_draws::<V>(white, pos, draw);
         let score = score.clamp(-MAX_EVAL, MAX_EVAL);
         match pos.side() {
             Color::White => score,

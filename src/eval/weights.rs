@@ -119,6 +119,9 @@ pub struct Weights {
     family: Family,
     set: FeatureSet,
     w: Box<[[i16; 2]]>,
+    /// A hash of the family, set and weights: tells weight sets apart
+    /// (the search's evaluation cache, `search/evalcache.rs`).
+    fingerprint: u64,
 }
 
 impl fmt::Debug for Weights {
@@ -148,11 +151,24 @@ impl Weights {
     /// pairs in units, one per feature of the set.
     pub fn new(family: Family, set: FeatureSet, w: Vec<[i16; 2]>) -> Weights {
         assert_eq!(w.len(), set.count());
+        // FNV-1a over the weights as 32-bit words: a few milliseconds for
+        // the largest set, once per load; equal weights, equal prints.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (family as u64) << 8 ^ set.id() as u64;
+        for [o, e] in &w {
+            h ^= (*o as u16 as u64) << 16 | *e as u16 as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
         Weights {
             family,
             set,
             w: w.into_boxed_slice(),
+            fingerprint: h.max(1),
         }
+    }
+
+    /// A hash of the family, feature set and weights (never 0).
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// The family these weights are for.

@@ -7,6 +7,7 @@
 //! the types and `Engine` methods below are what `src/hub/` and `src/cli.rs`
 //! use. The implementation behind them may change freely.
 
+mod evalcache;
 mod extend;
 mod iterate;
 mod node;

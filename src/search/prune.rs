@@ -95,7 +95,7 @@ impl<V: Variant> Worker<'_, V> {
         {
             return None;
         }
-        let eval = self.eval.evaluate::<V>(pos, &node.draw);
+        let eval = self.static_eval(node);
         (eval - rfp_margin::<V>(depth) >= beta && movegen::has_move::<V>(pos)).then_some(eval)
     }
 }

@@ -32,14 +32,21 @@ pub struct Hit {
 
 /// Entries probed per key: one bucket of four neighbours (one cache line).
 const BUCKET: usize = 4;
+/// Words in a 64-byte cache line (one bucket).
+const LINE_WORDS: usize = 2 * BUCKET;
 /// Move index value meaning "no move".
 const NO_MOVE: u64 = 0xFF;
 
 /// The shared table. Sizes are powers of two (Scan's `tt-size` = log2 of
 /// the number of entries).
 pub struct Tt {
-    /// Entry `i` is the words `2i` (key xor data) and `2i + 1` (data).
+    /// Entry `i` is the words `base + 2i` (key xor data) and
+    /// `base + 2i + 1` (data).
     words: Box<[AtomicU64]>,
+    /// First word of entry 0: the allocation is only 8-byte aligned, so
+    /// up to seven words are skipped to start every bucket on a 64-byte
+    /// cache line (a bucket across two lines costs two misses a probe).
+    base: usize,
     mask: usize,
     generation: AtomicU8,
     /// Entries written under another epoch count as empty: `clear` is a
@@ -102,9 +109,13 @@ impl Tt {
         let mut log2 = log2.clamp(16, 30);
         loop {
             let n = 1usize << log2;
-            if let Ok(words) = bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(2 * n) {
+            if let Ok(words) =
+                bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(2 * n + LINE_WORDS)
+            {
+                let misalign = (words.as_ptr() as usize / 8) % LINE_WORDS;
                 return Tt {
                     words,
+                    base: (LINE_WORDS - misalign) % LINE_WORDS,
                     mask: n - 1,
                     generation: AtomicU8::new(0),
                     epoch: AtomicU8::new(1),
@@ -115,6 +126,7 @@ impl Tt {
                 log::error!("cannot allocate the transposition table");
                 return Tt {
                     words: Box::new([]),
+                    base: 0,
                     mask: 0,
                     generation: AtomicU8::new(0),
                     epoch: AtomicU8::new(1),
@@ -164,7 +176,7 @@ impl Tt {
         if self.words.is_empty() {
             return &[];
         }
-        let start = 2 * ((key as usize) & self.mask & !(BUCKET - 1));
+        let start = self.base + 2 * ((key as usize) & self.mask & !(BUCKET - 1));
         &self.words[start..start + 2 * BUCKET]
     }
 
@@ -259,6 +271,15 @@ mod tests {
         for _ in 0..300 {
             tt.clear();
             assert_ne!(tt.epoch.load(Ordering::Relaxed), 0);
+        }
+    }
+
+    #[test]
+    fn buckets_start_on_cache_lines() {
+        let tt = Tt::new(16);
+        for key in [0u64, 1, 5, 0xFFFF, 0x1234_5678_9abc_def0] {
+            assert_eq!(tt.bucket(key).as_ptr() as usize % 64, 0);
+            assert_eq!(tt.bucket(key).len(), LINE_WORDS);
         }
     }
 

@@ -4,6 +4,7 @@
 //! rule draw.
 
 use super::MAX_PLY;
+use super::evalcache::EvalCache;
 use super::iterate::Job;
 use super::node::Node;
 use super::ordering::Ordering;
@@ -57,30 +58,34 @@ impl Frame {
     }
 }
 
-/// Frame stacks kept from one search to the next: a stack is about 1 MB,
-/// and allocating and faulting it in for every search cost self-play
-/// (thousands of tiny searches a second) a third of its time.
+/// Frame stacks and evaluation caches kept from one search to the next: a
+/// stack is about 1 MB, and allocating and faulting it in for every search
+/// cost self-play (thousands of tiny searches a second) a third of its
+/// time; a cache keeps the scores of the positions the next move's search
+/// meets again.
 #[derive(Default)]
-pub struct FramePool(std::sync::Mutex<Vec<Vec<Frame>>>);
+pub struct FramePool(std::sync::Mutex<Vec<(Vec<Frame>, EvalCache)>>);
 
 impl FramePool {
-    /// A stack from the pool, or a new one.
-    fn take(&self) -> Vec<Frame> {
+    /// A stack and a cache from the pool, or new ones.
+    fn take(&self) -> (Vec<Frame>, EvalCache) {
         let kept = self.0.lock().ok().and_then(|mut v| v.pop());
-        kept.unwrap_or_else(Frame::boxed_stack)
+        kept.unwrap_or_else(|| (Frame::boxed_stack(), EvalCache::default()))
     }
 
-    /// Gives a stack back.
-    fn put(&self, frames: Vec<Frame>) {
+    /// Gives a stack and a cache back.
+    fn put(&self, frames: Vec<Frame>, cache: EvalCache) {
         if let Ok(mut v) = self.0.lock() {
-            v.push(frames);
+            v.push((frames, cache));
         }
     }
 }
 
 impl<V: Variant> Drop for Worker<'_, V> {
     fn drop(&mut self) {
-        self.shared.frames.put(std::mem::take(&mut self.frames));
+        let frames = std::mem::take(&mut self.frames);
+        let cache = std::mem::take(&mut self.eval_cache);
+        self.shared.frames.put(frames, cache);
     }
 }
 
@@ -104,6 +109,8 @@ pub struct Worker<'a, V: Variant> {
     pub keys: Vec<u64>,
     pub ordering: Ordering,
     pub frames: Vec<Frame>,
+    /// Static scores met before (this variant, this evaluation).
+    eval_cache: EvalCache,
     /// Sum and count of leaf plies in the current iteration (mean depth).
     pub leaf_plies: u64,
     pub leaves: u64,
@@ -137,6 +144,8 @@ impl<'a, V: Variant> Worker<'a, V> {
     pub fn new(id: usize, shared: &'a Shared, tt: &'a Tt, job: &'a Job) -> Self {
         let mut k = Vec::with_capacity(job.history.len() + MAX_PLY + 2);
         k.extend_from_slice(&job.history);
+        let (frames, mut eval_cache) = shared.frames.take();
+        eval_cache.serve(V::KIND, &job.eval);
         Worker {
             id,
             shared,
@@ -149,7 +158,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             stopped: false,
             keys: k,
             ordering: Ordering::new(),
-            frames: shared.frames.take(),
+            frames,
+            eval_cache,
             leaf_plies: 0,
             leaves: 0,
             root_depth: 1,
@@ -235,7 +245,23 @@ impl<'a, V: Variant> Worker<'a, V> {
     pub(super) fn leaf_eval(&mut self, node: &Node) -> super::Score {
         self.leaf_plies += node.ply as u64;
         self.leaves += 1;
-        self.eval.evaluate::<V>(&node.pos, &node.draw)
+        self.static_eval(node)
+    }
+
+    /// The static evaluation of a quiet node, from the cache when the
+    /// position was evaluated before.
+    #[inline]
+    pub(super) fn static_eval(&mut self, node: &Node) -> super::Score {
+        let key = node.pos.key();
+        let white = match self.eval_cache.get(key) {
+            Some(s) => s,
+            None => {
+                let s = self.eval.white_score::<V>(&node.pos);
+                self.eval_cache.put(key, s);
+                s
+            }
+        };
+        Evaluator::finish::<V>(white, &node.pos, &node.draw)
     }
 
     /// The table score of `node`, if it has few enough pieces, its table
