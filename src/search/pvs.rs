@@ -7,6 +7,7 @@
 use super::node::{Node, from_tt, to_tt, win_in};
 use super::ordering::pick;
 use super::tt::{Bound, Hit};
+use super::tune::P;
 use super::worker::Worker;
 use super::{MATE, MAX_PLY, Score};
 use crate::board::{Move, movegen};
@@ -154,7 +155,8 @@ impl<V: Variant> Worker<'_, V> {
         for i in 0..n {
             let idx = pick(&mut self.frames[ply].keys[..n], i);
             let mv = self.frames[ply].list.as_slice()[idx];
-            let quiet = !capture_node && !self.ordering.is_killer(&mv, ply) && Some(idx) != tt_move;
+            let killer_kept = (pv_node || P.lmr_killers == 0) && self.ordering.is_killer(&mv, ply);
+            let quiet = !capture_node && !killer_kept && Some(idx) != tt_move;
             let r = if i > 0 && quiet {
                 self.reduction(node, &mv, i, depth, pv_node)
             } else {
@@ -188,12 +190,15 @@ impl<V: Variant> Worker<'_, V> {
         Some(out)
     }
 
-    /// Late move reduction of the quiet move `mv`, the `i`-th tried (i ≥ 1):
-    /// from the 2nd move (3rd in PV nodes) at depth ≥ 3, by the table, one
-    /// ply less in PV nodes, one more for a move with a bad history.
+    /// Late move reduction of the quiet move `mv`, tried at index `i` (0 is
+    /// the first): from index 2 (3 in PV nodes) at depth ≥ 3 (the `lmr_*`
+    /// tune parameters), by the table, one ply less in PV nodes, one more
+    /// for a move with a bad history.
     #[inline]
     fn reduction(&self, node: &Node, mv: &Move, i: usize, depth: i32, pv_node: bool) -> i32 {
-        if depth < 3 || i < if pv_node { 3 } else { 2 } {
+        let first = if pv_node { P.lmr_first_pv } else { P.lmr_first };
+        // Depth 2 at the least: the reduction leaves at least one ply.
+        if depth < P.lmr_depth.max(2) || (i as i32) < first {
             return 0;
         }
         let mut r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;

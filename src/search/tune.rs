@@ -45,6 +45,16 @@ params! {
     probcut: i32 = -1;
     /// Late move reductions: `1 + ln(depth)·ln(move number) / lmr_divisor`.
     lmr_divisor: f64 = 2.25;
+    /// Late move reductions: the shallowest depth that reduces.
+    lmr_depth: i32 = 3;
+    /// Late move reductions: the first reducible move's index (0 = the
+    /// first move tried) at a null-window node.
+    lmr_first: i32 = 2;
+    /// Late move reductions: the same at a PV node.
+    lmr_first_pv: i32 = 3;
+    /// Late move reductions of killer moves at null-window nodes: 0 off
+    /// (killers are searched at full depth), 1 on.
+    lmr_killers: i32 = 0;
     /// Singular extension: the margin per ply below the table score.
     singular_margin: i32 = 2;
     /// Singular extension: −1 for the variant's setting (`extend.rs`), 0
