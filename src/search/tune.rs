@@ -45,7 +45,8 @@ params! {
     probcut: i32 = -1;
     /// Late move reductions: `1 + ln(depth)·ln(move number) / lmr_divisor`.
     lmr_divisor: f64 = 2.25;
-    /// Late move reductions: the shallowest depth that reduces.
+    /// Late move reductions: the shallowest depth that reduces (2 at the
+    /// least, so that a reduction leaves a ply).
     lmr_depth: i32 = 3;
     /// Late move reductions: the first reducible move's index (0 = the
     /// first move tried) at a null-window node.
