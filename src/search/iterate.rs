@@ -6,6 +6,7 @@
 use super::node::{Node, WIN_BOUND, tt_key};
 use super::threads::Completed;
 use super::time::Plan;
+use super::tune::P;
 use super::worker::Worker;
 use super::{Event, Info, Limits, MATE, MAX_PLY, Mode, Score};
 use crate::board::{Move, Position, movegen};
@@ -18,8 +19,6 @@ use std::time::{Duration, Instant};
 
 /// Deepest iteration ever started.
 pub const MAX_DEPTH: u32 = (MAX_PLY as u32) - 28;
-/// First aspiration half-window, centi-men.
-const ASPIRATION: Score = 20;
 
 /// Everything a search thread needs to know about its task.
 pub struct Job {
@@ -128,7 +127,7 @@ impl<V: Variant> Worker<'_, V> {
     /// One iteration of `depth` over `st.moves` with aspiration windows
     /// around the last score, widened on each fail.
     fn aspirate(&mut self, job: &Job, st: &mut RootState, depth: u32, tx: Option<&Sender<Event>>) {
-        let mut delta = ASPIRATION;
+        let mut delta: Score = P.aspiration.max(1);
         let (mut alpha, mut beta) = if depth >= 4 && st.score.abs() < WIN_BOUND {
             (st.score - delta, st.score + delta)
         } else {

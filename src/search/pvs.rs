@@ -1,8 +1,8 @@
 //! The tree search of one thread: principal variation search of a node, in
-//! named steps — rule draws and mate distance, the table probe, pruning
-//! (`prune.rs`), move generation and extensions (`extend.rs`), the move
-//! loop with late move reductions, the table store. The quiescence search is in
-//! `qsearch.rs`.
+//! named steps — rule draws and mate distance, the table probe, internal
+//! iterative reduction, pruning (`prune.rs`), move generation and
+//! extensions (`extend.rs`), the move loop with late move reductions, the
+//! table store. The quiescence search is in `qsearch.rs`.
 
 use super::node::{Node, from_tt, to_tt, win_in};
 use super::ordering::pick;
@@ -56,6 +56,13 @@ impl<V: Variant> Worker<'_, V> {
             Probe::Go(h) => h,
         };
         let tt_move = hit.and_then(|h| h.move_index);
+        // Internal iterative reduction: without a table move the ordering
+        // is a guess, so the node costs less and the next visit has one.
+        let depth = if P.iir_depth >= 2 && tt_move.is_none() && depth >= P.iir_depth {
+            depth - 1
+        } else {
+            depth
+        };
         // Endgame tables, at nodes with few pieces (docs/egdb.md, "Probing").
         if let Some(s) = self.egdb_score(node) {
             return s;
@@ -157,6 +164,15 @@ impl<V: Variant> Worker<'_, V> {
             let mv = self.frames[ply].list.as_slice()[idx];
             let killer_kept = (pv_node || P.lmr_killers == 0) && self.ordering.is_killer(&mv, ply);
             let quiet = !capture_node && !killer_kept && Some(idx) != tt_move;
+            let late = !pv_node
+                && !capture_node
+                && depth <= P.lmp_depth
+                && i as i32 >= P.lmp_base + depth * depth
+                && Some(idx) != tt_move
+                && !self.ordering.is_killer(&mv, ply);
+            if late && (P.lmp_keep_offers == 0 || !self.offers_capture(node, &mv)) {
+                continue;
+            }
             let r = if i > 0 && quiet {
                 self.reduction(node, &mv, i, depth, pv_node)
             } else {
@@ -188,6 +204,13 @@ impl<V: Variant> Worker<'_, V> {
             }
         }
         Some(out)
+    }
+
+    /// True if the quiet move `mv` leaves the opponent a capture: a
+    /// sacrifice or an exchange offer, which late move pruning keeps.
+    #[inline]
+    fn offers_capture(&self, node: &Node, mv: &Move) -> bool {
+        movegen::has_capture::<V>(&node.pos.play::<V>(mv))
     }
 
     /// Late move reduction of the quiet move `mv`, tried at index `i` (0 is

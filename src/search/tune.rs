@@ -56,6 +56,19 @@ params! {
     /// Late move reductions of killer moves at null-window nodes: 0 off
     /// (killers are searched at full depth), 1 on.
     lmr_killers: i32 = 0;
+    /// Late move pruning: deepest remaining depth at which a null-window
+    /// node skips its late quiet moves (0 off).
+    lmp_depth: i32 = 0;
+    /// Late move pruning: a move is late from index `lmp_base + depth²`.
+    lmp_base: i32 = 3;
+    /// Late move pruning: 1 keeps the quiet moves that offer the opponent a
+    /// capture (sacrifices, exchanges), 0 prunes them too.
+    lmp_keep_offers: i32 = 1;
+    /// Internal iterative reduction: a node at least this deep with no
+    /// table move is searched a ply shallower (below 2: off).
+    iir_depth: i32 = 4;
+    /// The root's first aspiration half-window, centi-men.
+    aspiration: i32 = 20;
     /// Singular extension: the margin per ply below the table score.
     singular_margin: i32 = 2;
     /// Singular extension: −1 for the variant's setting (`extend.rs`), 0
