@@ -69,6 +69,7 @@ def run_pydraughts(engine_path, games, max_plies, rng):
                 engines[1].configure({"level": "easy"})
             for e in engines:
                 e.init()
+            stuck = False
             plies, label = 0, f"pydraughts {variant} game {g + 1} ({name}{', Black at level easy' if weak else ''})"
             try:
                 # Two random opening plies for variety.
@@ -77,6 +78,16 @@ def run_pydraughts(engine_path, games, max_plies, rng):
                     plies += 1
                 while not board.is_over() and plies < max_plies:
                     legal = {m.hub_move for m in board.legal_moves()}
+                    if not legal:
+                        # pydraughts 0.6.7's is_over() counts the pieces
+                        # that can move and so misses its own Frisian rule
+                        # (the same king may not make a fourth quiet move
+                        # in a row, docs/rules.md §6): its board has no
+                        # legal move, the side to move has lost, and an
+                        # engine asked to move there can only answer with
+                        # an error.
+                        stuck = True
+                        break
                     e = engines[0 if board.turn == draughts.WHITE else 1]
                     res = e.play(board, limit(plies), ponder=False)
                     mv = res.move.hub_move
@@ -96,7 +107,10 @@ def run_pydraughts(engine_path, games, max_plies, rng):
                         e.p.stdout.close()
                     except Exception as ex:  # noqa: BLE001
                         fail(f"{label}: engine did not quit: {ex}")
-            report(label, board.is_over(), board.winner(), plies, max_plies)
+            winner = board.winner()
+            if stuck:
+                winner = "1-0 (Black has no legal move)" if board.turn == draughts.BLACK else "0-1 (White has no legal move)"
+            report(label, board.is_over() or stuck, winner, plies, max_plies)
 
 
 # --------------------------------------------------------------- py-draughts
