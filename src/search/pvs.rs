@@ -164,11 +164,11 @@ impl<V: Variant> Worker<'_, V> {
             let mv = self.frames[ply].list.as_slice()[idx];
             let killer_kept = (pv_node || P.lmr_killers == 0) && self.ordering.is_killer(&mv, ply);
             let quiet = !capture_node && !killer_kept && Some(idx) != tt_move;
-            let late = !pv_node
-                && !capture_node
+            // Killers are never late, even where LMR may reduce them.
+            let late = quiet
+                && !pv_node
                 && depth <= P.lmp_depth
                 && i as i32 >= P.lmp_base + depth * depth
-                && Some(idx) != tt_move
                 && !self.ordering.is_killer(&mv, ply);
             if late && (P.lmp_keep_offers == 0 || !self.offers_capture(node, &mv)) {
                 continue;
