@@ -7,7 +7,8 @@
 //! the game too. A lost connection ends it unfinished.
 
 use super::link::{Incoming, Link};
-use super::message::{DxpMove, EndReason, GameReq, Message};
+use super::message::{EndReason, GameReq, Message};
+use super::notation::DxpMove;
 use super::player::{Player, Thought, aside};
 use crate::arena::pdn;
 use crate::arena::referee::GameResult;

@@ -1,8 +1,9 @@
 //! DXP (DamExchange) play against other programs over TCP (`molkwar dxp`,
-//! protocol/dxp.md): the layer-2 messages ([`message`]), the NUL-framed
-//! socket layer ([`link`]), the engine as a player ([`player`]), one game
-//! ([`game`]), and the two roles: the follower that listens ([`follower`])
-//! and the initiator that connects and plays a series ([`initiator`]).
+//! protocol/dxp.md): the layer-2 messages ([`message`]) with their move and
+//! position notation ([`notation`]), the NUL-framed socket layer
+//! ([`link`]), the engine as a player ([`player`]), one game ([`game`]),
+//! and the two roles: the follower that listens ([`follower`]) and the
+//! initiator that connects and plays a series ([`initiator`]).
 //! International draughts only: DXP carries no variant.
 //!
 //! Examples:
@@ -17,6 +18,7 @@ pub mod game;
 pub mod initiator;
 pub mod link;
 pub mod message;
+pub mod notation;
 pub mod player;
 
 use clap::Args;
