@@ -16,7 +16,11 @@
 # match continues where it stopped when the same command runs again
 # (`match --resume`); a finished one just prints its report again.
 #
-# Environment [defaults]: OUT [versus], JOBS [2], SEED [100].
+# ROUNDS=FIRST-LAST plays only those rounds (`match --rounds`): a match
+# longer than a session, such as n1, can be split between sessions or
+# machines; concatenated, the slices' PDN files resume as the whole match.
+#
+# Environment [defaults]: OUT [versus], JOBS [2], SEED [100], ROUNDS [all].
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 NEW OLD [n01|f01|n1]..." >&2; exit 2; }
 new=$(realpath "$1") old=$(realpath "$2")
@@ -36,6 +40,7 @@ for m in "$@"; do
         --name1 new --name2 base --param1 book=false \
         --tc "$tc" --games "$games" --concurrency "${JOBS:-2}" --seed "${SEED:-100}" \
         --resign-score 3 --draw-score 0.05 --draw-moves 15 --draw-after 60 \
+        ${ROUNDS:+--rounds "$ROUNDS"} \
         --pdn "$out/$m.pdn" --resume >> "$out/$m.txt" 2>> "$out/$m.err"
     grep -E "^(Score of|Elo difference)" "$out/$m.txt" | tail -2 >&2
 done

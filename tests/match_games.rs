@@ -221,6 +221,63 @@ fn resume_plays_only_the_missing_games() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume needs --pdn"));
 }
 
+/// `--rounds` plays one slice of a match: two runs on two PDN files play
+/// rounds 1-2 and 3-4, and their concatenation resumes as the whole
+/// 4-game match with nothing left to play (the resume check also proves
+/// each slice started from its rounds' openings).
+#[test]
+fn rounds_split_a_match_into_slices() {
+    let run = |pdn: &std::path::Path, rounds: Option<&str>, resume: bool| {
+        let mut c = molkwar();
+        c.args(["match", "--tc1", "depth=2", "--tc2", "depth=1"])
+            .args(["--max-plies", "60", "--games", "4", "--seed", "5", "--pdn"])
+            .arg(pdn);
+        if let Some(r) = rounds {
+            c.args(["--rounds", r]);
+        }
+        if resume {
+            c.arg("--resume");
+        }
+        let out = c.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    };
+    let rounds_of = |text: &str| {
+        let mut r: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("[Round \""))
+            .map(|r| r.trim_end_matches("\"]").to_string())
+            .collect();
+        r.sort();
+        r
+    };
+    let (a, b, all) = (tmp("slice-a.pdn"), tmp("slice-b.pdn"), tmp("slice-all.pdn"));
+    let (ok, out) = run(&b, Some("3-4"), false);
+    assert!(ok, "{out}");
+    assert!(out.contains("2 games"), "{out}");
+    let b_text = std::fs::read_to_string(&b).unwrap();
+    assert_eq!(rounds_of(&b_text), ["3", "4"]);
+    let (ok, out) = run(&a, Some("1-2"), false);
+    assert!(ok, "{out}");
+    let a_text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(rounds_of(&a_text), ["1", "2"]);
+    std::fs::write(&all, format!("{b_text}{a_text}")).unwrap();
+    let (ok, out) = run(&all, None, true);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Resumed 4 games") && !out.contains("] game ") && out.contains("4 games"),
+        "{out}"
+    );
+    for bad in ["0-2", "3-2", "1-5", "2", "a-b"] {
+        let (ok, out) = run(&tmp("slice-bad.pdn"), Some(bad), false);
+        assert!(!ok && out.contains("--rounds"), "{bad}: {out}");
+    }
+}
+
 /// An SPRT decided before the stop stays decided on resume, at the same
 /// LLR, even when games finished after the decision are in the file.
 #[test]

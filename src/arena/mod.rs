@@ -105,6 +105,13 @@ pub struct MatchArgs {
     /// engines' settings and time controls are not in the PDN to check.
     #[arg(long)]
     pub resume: bool,
+    /// Play only rounds FIRST to LAST (1-based, both included) of the
+    /// --games: a long match split over several runs or machines, each
+    /// with its own PDN file. Games of other rounds found by --resume are
+    /// still counted, so the concatenated files give the whole match's
+    /// report (`--resume` with the full range).
+    #[arg(long, value_name = "FIRST-LAST")]
+    pub rounds: Option<String>,
     /// Write logs to this directory (created if needed): each game's whole
     /// conversation with both engines (`game-0001.log`, …) and each engine's
     /// stderr (`engine1-stderr.log`, `engine2-stderr.log`).
@@ -239,6 +246,10 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
     if a.concurrency == 0 || a.concurrency > 256 {
         return Err("--concurrency must be in 1..256".into());
     }
+    let rounds = match &a.rounds {
+        Some(r) => parse_rounds(r, a.games)?,
+        None => 0..a.games,
+    };
     let sprt = match &a.sprt {
         Some(words) => Some(sprt::Sprt::parse(&words.join(" "))?),
         None => None,
@@ -273,7 +284,21 @@ pub fn match_config(a: &MatchArgs) -> Result<runner::MatchConfig, String> {
         reuse: !a.restart,
         event: a.event.clone(),
         resume: a.resume,
+        rounds,
     })
+}
+
+/// `FIRST-LAST`, 1-based and inclusive, as the 0-based range of game
+/// indices it names; it must lie within the match's `games`.
+fn parse_rounds(s: &str, games: u32) -> Result<std::ops::Range<u32>, String> {
+    let bad = || format!("--rounds '{s}': expected FIRST-LAST with 1 <= FIRST <= LAST <= {games}");
+    let (first, last) = s.split_once('-').ok_or_else(bad)?;
+    let first: u32 = first.trim().parse().map_err(|_| bad())?;
+    let last: u32 = last.trim().parse().map_err(|_| bad())?;
+    if first == 0 || first > last || last > games {
+        return Err(bad());
+    }
+    Ok(first - 1..last)
 }
 
 /// Log messages of `molkwar match` (such as the lines an engine prints

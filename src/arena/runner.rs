@@ -42,6 +42,8 @@ pub struct MatchConfig {
     /// Keep the games already in the PDN file and play only the others
     /// (`--resume`).
     pub resume: bool,
+    /// The game indices this run may play (`--rounds`; all by default).
+    pub rounds: std::ops::Range<u32>,
 }
 
 /// Per-engine totals.
@@ -145,7 +147,7 @@ pub fn run(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let todo: Vec<u32> = if stop.load(Ordering::Acquire) {
         Vec::new()
     } else {
-        (0..cfg.games).filter(|g| !played.contains(g)).collect()
+        cfg.rounds.clone().filter(|g| !played.contains(g)).collect()
     };
     let mut fatal = None;
     std::thread::scope(|scope| {
