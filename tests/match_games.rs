@@ -24,6 +24,34 @@ fn tmp(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
+/// A quick match (depth 2 against depth 1, at most 60 plies) written to
+/// `pdn`, with `args` added: whether it succeeded, and stdout then stderr.
+fn quick_match(pdn: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let out = molkwar()
+        .args(["match", "--tc1", "depth=2", "--tc2", "depth=1"])
+        .args(["--max-plies", "60", "--pdn"])
+        .arg(pdn)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// The Round tags of a PDN text, sorted.
+fn rounds_of(pdn: &str) -> Vec<&str> {
+    let mut r: Vec<&str> = pdn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+        .collect();
+    r.sort();
+    r
+}
+
 /// Replays every game of a PDN file; returns (result, termination) pairs.
 fn replay_pdn(text: &str, variant: VariantKind) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -126,28 +154,11 @@ fn short_match_completes_with_valid_pdn_in_both_variants() {
 fn resume_plays_only_the_missing_games() {
     let pdn = tmp("resume.pdn");
     let run = |games: &str, seed: &str, resume: bool| {
-        let mut c = molkwar();
-        c.args([
-            "match",
-            "--tc1",
-            "depth=2",
-            "--tc2",
-            "depth=1",
-            "--max-plies",
-            "60",
-        ])
-        .args(["--games", games, "--seed", seed, "--pdn"])
-        .arg(&pdn);
+        let mut args = vec!["--games", games, "--seed", seed];
         if resume {
-            c.arg("--resume");
+            args.push("--resume");
         }
-        let out = c.output().unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.success(), text)
+        quick_match(&pdn, &args)
     };
     let (ok, first) = run("2", "5", false);
     assert!(ok, "{first}");
@@ -168,12 +179,7 @@ fn resume_plays_only_the_missing_games() {
     );
     let games = replay_pdn(&four, VariantKind::International);
     assert_eq!(games.len(), 4);
-    let mut rounds: Vec<&str> = four
-        .lines()
-        .filter_map(|l| l.strip_prefix("[Round \""))
-        .collect();
-    rounds.sort();
-    assert_eq!(rounds, ["1\"]", "2\"]", "3\"]", "4\"]"]);
+    assert_eq!(rounds_of(&four), ["1", "2", "3", "4"]);
     // The final score counts all four games, as the PDN has them.
     let first_points: f64 = four
         .split("[Event")
@@ -228,32 +234,14 @@ fn resume_plays_only_the_missing_games() {
 #[test]
 fn rounds_split_a_match_into_slices() {
     let run = |pdn: &std::path::Path, rounds: Option<&str>, resume: bool| {
-        let mut c = molkwar();
-        c.args(["match", "--tc1", "depth=2", "--tc2", "depth=1"])
-            .args(["--max-plies", "60", "--games", "4", "--seed", "5", "--pdn"])
-            .arg(pdn);
+        let mut args = vec!["--games", "4", "--seed", "5"];
         if let Some(r) = rounds {
-            c.args(["--rounds", r]);
+            args.extend(["--rounds", r]);
         }
         if resume {
-            c.arg("--resume");
+            args.push("--resume");
         }
-        let out = c.output().unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.success(), text)
-    };
-    let rounds_of = |text: &str| {
-        let mut r: Vec<String> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("[Round \""))
-            .map(|r| r.trim_end_matches("\"]").to_string())
-            .collect();
-        r.sort();
-        r
+        quick_match(pdn, &args)
     };
     let (a, b, all) = (tmp("slice-a.pdn"), tmp("slice-b.pdn"), tmp("slice-all.pdn"));
     let (ok, out) = run(&b, Some("3-4"), false);

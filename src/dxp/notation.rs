@@ -42,20 +42,17 @@ pub fn parse_position(s: &str) -> Result<Position, String> {
     fen::parse_hub(&hub).map_err(|e| e.to_string())
 }
 
-/// Writes a position in the DXP form (see [`parse_position`]).
+/// Writes a position in the DXP form (see [`parse_position`]): the Hub
+/// string with black's letters, `Z` and `z`, for Hub's `B` and `b`.
 pub fn format_position(pos: &Position) -> String {
-    let mut s = String::with_capacity(51);
-    s.push(color_char(pos.side()));
-    for sq in Square::all() {
-        s.push(match pos.piece_at(sq) {
-            None => 'e',
-            Some((Color::White, false)) => 'w',
-            Some((Color::Black, false)) => 'z',
-            Some((Color::White, true)) => 'W',
-            Some((Color::Black, true)) => 'Z',
-        });
-    }
-    s
+    fen::to_hub(pos)
+        .chars()
+        .map(|c| match c {
+            'B' => 'Z',
+            'b' => 'z',
+            c => c,
+        })
+        .collect()
 }
 
 /// `W` or `Z`, the colour letter of positions and BACKREQ.
