@@ -6,7 +6,8 @@
 //!
 //! Feature set 1 ([`FeatureSet::Regions`]) is described below; feature set
 //! 2 ([`FeatureSet::Windows`]) is set 1 plus four tables of 12-square
-//! windows (`super::windows`).
+//! windows (`super::windows`), and set 3 ([`FeatureSet::Centre`]) is set 2
+//! plus four more for windows over the middle six rows.
 //!
 //! Every feature is "White's minus Black's": Black's pieces are read on the
 //! board turned 180° (square n ↔ 51 − n) with the colours swapped, so a
@@ -31,11 +32,13 @@ pub enum FeatureSet {
     Regions = 1,
     /// Set 2: set 1 and the 12-square window tables after it.
     Windows = 2,
+    /// Set 3: set 2 and the centre band's window tables after it.
+    Centre = 3,
 }
 
 impl FeatureSet {
     /// Every set, oldest first.
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::Regions, FeatureSet::Windows];
+    pub const ALL: [FeatureSet; 3] = [FeatureSet::Regions, FeatureSet::Windows, FeatureSet::Centre];
 
     /// The id written in weight files.
     pub const fn id(self) -> u16 {
@@ -52,6 +55,7 @@ impl FeatureSet {
         match self {
             FeatureSet::Regions => COUNT,
             FeatureSet::Windows => super::windows::END,
+            FeatureSet::Centre => super::windows::END_CENTRE,
         }
     }
 
@@ -60,8 +64,9 @@ impl FeatureSet {
     #[inline(always)]
     pub fn visit(self, pos: &Position, f: impl FnMut(usize, i32)) {
         match self {
-            FeatureSet::Regions => visit::<false>(pos, f),
-            FeatureSet::Windows => visit::<true>(pos, f),
+            FeatureSet::Regions => visit::<false, false>(pos, f),
+            FeatureSet::Windows => visit::<true, false>(pos, f),
+            FeatureSet::Centre => visit::<true, true>(pos, f),
         }
     }
 }
@@ -72,7 +77,7 @@ impl std::str::FromStr for FeatureSet {
         s.parse::<u16>()
             .ok()
             .and_then(FeatureSet::from_id)
-            .ok_or_else(|| format!("unknown feature set '{s}' (1 or 2)"))
+            .ok_or_else(|| format!("unknown feature set '{s}' (1, 2 or 3)"))
     }
 }
 
@@ -182,10 +187,10 @@ pub(super) fn lane(x: u64, j: usize) -> i32 {
 }
 
 /// Calls `f(index, value)` for every non-zero feature of `pos` (White's
-/// point of view), of set 1 and, with `WINDOWS`, of set 2's windows.
-/// Indices may repeat.
+/// point of view), of set 1 and, with `WINDOWS`, of set 2's windows and,
+/// with `CENTRE` too, of set 3's centre band. Indices may repeat.
 #[inline(always)]
-fn visit<const WINDOWS: bool>(pos: &Position, mut f: impl FnMut(usize, i32)) {
+fn visit<const WINDOWS: bool, const CENTRE: bool>(pos: &Position, mut f: impl FnMut(usize, i32)) {
     let white = pos.pieces(Color::White);
     let black = pos.pieces(Color::Black);
     let kings = pos.kings();
@@ -257,11 +262,19 @@ fn visit<const WINDOWS: bool>(pos: &Position, mut f: impl FnMut(usize, i32)) {
             f(PATTERN + TABLE * t + (MIDDLE + fi) as usize, 1);
             f(PATTERN + TABLE * (15 - t) + (MIDDLE - ri) as usize, -1);
         }
+        use super::windows::{AHEAD, CENTRE as BAND, black, white};
         if WINDOWS && k == 0 {
-            super::windows::white(fk, fwd[2], &mut f);
+            white::<AHEAD>(fk, fwd[2], &mut f);
         }
         if WINDOWS && k == 3 {
-            super::windows::black(rk, rev[2], &mut f);
+            black::<AHEAD>(rk, rev[2], &mut f);
+        }
+        // The centre band: rows 2–7 are fields 1–3 from either side.
+        if CENTRE && k == 1 {
+            white::<BAND>(fk, fwd[3], &mut f);
+        }
+        if CENTRE && k == 2 {
+            black::<BAND>(rk, rev[1], &mut f);
         }
     }
 }
@@ -395,29 +408,36 @@ mod tests {
     }
 
     fn fast_set(set: FeatureSet, pos: &Position) -> Vec<(usize, i32)> {
-        let mut v = vec![0i32; set.count()];
-        set.visit(pos, |i, x| v[i] += x);
-        sparse(&v)
+        let mut v = Vec::new();
+        set.visit(pos, |i, x| v.push((i, x)));
+        sparse(v)
     }
 
-    fn sparse(v: &[i32]) -> Vec<(usize, i32)> {
-        v.iter()
-            .enumerate()
-            .filter(|(_, x)| **x != 0)
-            .map(|(i, x)| (i, *x))
-            .collect()
-    }
-
-    /// Set 2 by the slow references: set 1's and the windows'.
-    fn slow_windows(pos: &Position) -> Vec<(usize, i32)> {
-        let mut v = vec![0i32; FeatureSet::Windows.count()];
-        for (i, x) in reference::features(pos)
-            .into_iter()
-            .chain(crate::eval::windows::reference::features(pos))
-        {
-            v[i] += x;
+    /// (index, value) pairs summed per index, zeros dropped, sorted (the
+    /// sets have millions of features, too many for a dense vector per
+    /// position).
+    fn sparse(mut v: Vec<(usize, i32)>) -> Vec<(usize, i32)> {
+        v.sort_unstable();
+        let mut out: Vec<(usize, i32)> = Vec::new();
+        for (i, x) in v {
+            match out.last_mut() {
+                Some((j, y)) if *j == i => *y += x,
+                _ => out.push((i, x)),
+            }
         }
-        sparse(&v)
+        out.retain(|(_, x)| *x != 0);
+        out
+    }
+
+    /// A set by the slow references: set 1's and the windows'.
+    fn slow(set: FeatureSet, pos: &Position) -> Vec<(usize, i32)> {
+        use crate::eval::windows::reference as windows;
+        let extra = match set {
+            FeatureSet::Regions => vec![],
+            FeatureSet::Windows => windows::features(pos),
+            FeatureSet::Centre => windows::features_centre(pos),
+        };
+        sparse(reference::features(pos).into_iter().chain(extra).collect())
     }
 
     /// The colour-flipped twin: turned 180°, colours and turn swapped.
@@ -454,11 +474,9 @@ mod tests {
             .chain(random_positions::<Frisian>(2, 30))
         {
             assert_eq!(fast(&pos), reference::features(&pos), "{pos:?}");
-            assert_eq!(
-                fast_set(FeatureSet::Windows, &pos),
-                slow_windows(&pos),
-                "{pos:?}"
-            );
+            for set in FeatureSet::ALL {
+                assert_eq!(fast_set(set, &pos), slow(set, &pos), "{set:?} {pos:?}");
+            }
         }
     }
 
@@ -474,11 +492,9 @@ mod tests {
                     format!("W:W:BK{n}")
                 };
                 let pos = parse_fen(&fen).unwrap();
-                assert_eq!(
-                    fast_set(FeatureSet::Windows, &pos),
-                    slow_windows(&pos),
-                    "{fen}"
-                );
+                for set in [FeatureSet::Windows, FeatureSet::Centre] {
+                    assert_eq!(fast_set(set, &pos), slow(set, &pos), "{set:?} {fen}");
+                }
             }
         }
     }
@@ -490,8 +506,9 @@ mod tests {
             assert_eq!(set.id().to_string().parse::<FeatureSet>(), Ok(set));
         }
         assert_eq!(FeatureSet::from_id(0), None);
-        assert!("3".parse::<FeatureSet>().is_err());
+        assert!("4".parse::<FeatureSet>().is_err());
         assert!(FeatureSet::Windows.count() > FeatureSet::Regions.count());
+        assert!(FeatureSet::Centre.count() > FeatureSet::Windows.count());
     }
 
     #[test]

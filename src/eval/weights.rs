@@ -6,16 +6,22 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `MOLKEVAL` |
-//! | 2 | format version (1) |
+//! | 2 | format version (1 or 2) |
 //! | 1 | variant family: 0 International, 1 Frisian |
 //! | 1 | reserved, 0 |
-//! | 2 | feature set id ([`FeatureSet::id`]: 1 or 2) |
+//! | 2 | feature set id ([`FeatureSet::id`]: 1, 2 or 3) |
 //! | 2 | phases (2: opening, ending) |
 //! | 4 | features ([`FeatureSet::count`] of that set) |
 //! | 2 | units per centi-man ([`UNIT`]) |
 //! | 2 | reserved, 0 |
-//! | 2 × phases × features | weights, i16, per feature its opening then its ending weight |
+//! | body | the weights, i16, per feature its opening then its ending weight |
 //! | 8 | FNV-1a 64 checksum of every byte before it |
+//!
+//! Version 1's body holds every pair. Version 2's, written since feature
+//! set 3, skips the pairs that are both 0 (most window weights: a table
+//! entry no training position reached): it is a list of runs, each a
+//! LEB128 count of zero pairs, a LEB128 count of stored pairs and those
+//! pairs, until every feature is covered.
 
 use super::features::FeatureSet;
 use crate::variant::VariantKind;
@@ -24,8 +30,8 @@ use std::sync::{Arc, OnceLock};
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"MOLKEVAL";
-/// Format version written and accepted.
-pub const VERSION: u16 = 1;
+/// Format version written; 1 is read too.
+pub const VERSION: u16 = 2;
 /// Weight units per centi-man.
 pub const UNIT: i32 = 32;
 const HEADER: usize = 24;
@@ -69,14 +75,25 @@ impl Family {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsError {
     Io(String),
-    Truncated { len: usize, expected: usize },
+    Truncated {
+        len: usize,
+        expected: usize,
+    },
     Magic,
     Version(u16),
     Family(u8),
     FeatureSet(u16),
-    Dimensions { phases: u16, features: u32 },
+    Dimensions {
+        phases: u16,
+        features: u32,
+    },
     Checksum,
-    WrongFamily { file: Family, wanted: Family },
+    /// A version 2 body whose runs do not add up to the feature count.
+    Runs,
+    WrongFamily {
+        file: Family,
+        wanted: Family,
+    },
 }
 
 impl fmt::Display for WeightsError {
@@ -91,17 +108,21 @@ impl fmt::Display for WeightsError {
             }
             WeightsError::Magic => write!(f, "not a molkwar weight file (bad magic)"),
             WeightsError::Version(v) => {
-                write!(f, "weight file format {v} (this build reads {VERSION})")
+                write!(
+                    f,
+                    "weight file format {v} (this build reads 1 and {VERSION})"
+                )
             }
             WeightsError::Family(b) => write!(f, "unknown variant family {b} in weight file"),
             WeightsError::FeatureSet(s) => {
-                write!(f, "feature set {s} (this build reads 1 and 2)")
+                write!(f, "feature set {s} (this build reads 1, 2 and 3)")
             }
             WeightsError::Dimensions { phases, features } => write!(
                 f,
                 "weight file dimensions {phases}x{features} do not match its feature set"
             ),
             WeightsError::Checksum => write!(f, "weight file checksum mismatch (corrupt file)"),
+            WeightsError::Runs => write!(f, "weight file runs do not match its feature count"),
             WeightsError::WrongFamily { file, wanted } => write!(
                 f,
                 "weight file is for {}, not {}",
@@ -194,7 +215,7 @@ impl Weights {
 
     /// The file image.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER + 4 * self.w.len() + 8);
+        let mut b = Vec::with_capacity(HEADER + self.w.len() + 8);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.push(self.family as u8);
@@ -204,9 +225,18 @@ impl Weights {
         b.extend_from_slice(&(self.w.len() as u32).to_le_bytes());
         b.extend_from_slice(&(UNIT as u16).to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
-        for [o, e] in self.w.iter() {
-            b.extend_from_slice(&o.to_le_bytes());
-            b.extend_from_slice(&e.to_le_bytes());
+        let zero = |p: &[i16; 2]| *p == [0, 0];
+        let mut rest = &self.w[..];
+        while !rest.is_empty() {
+            let zeros = rest.iter().take_while(|p| zero(p)).count();
+            let stored = rest[zeros..].iter().take_while(|p| !zero(p)).count();
+            leb128(&mut b, zeros);
+            leb128(&mut b, stored);
+            for [o, e] in &rest[zeros..zeros + stored] {
+                b.extend_from_slice(&o.to_le_bytes());
+                b.extend_from_slice(&e.to_le_bytes());
+            }
+            rest = &rest[zeros + stored..];
         }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
@@ -226,7 +256,7 @@ impl Weights {
         }
         let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
         let version = u16_at(8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(WeightsError::Version(version));
         }
         let family = Family::from_byte(b[10]).ok_or(WeightsError::Family(b[10]))?;
@@ -239,28 +269,33 @@ impl Weights {
         {
             return Err(WeightsError::Dimensions { phases, features });
         }
-        let expected = HEADER + 2 * PHASES * set.count() + 8;
-        if b.len() != expected {
+        let expected = if version == 1 {
+            HEADER + 2 * PHASES * set.count() + 8
+        } else {
+            HEADER + 8
+        };
+        if b.len() < expected || version == 1 && b.len() != expected {
             return Err(WeightsError::Truncated {
                 len: b.len(),
                 expected,
             });
         }
-        let body = &b[..expected - 8];
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(&b[expected - 8..]);
-        if fnv1a(body) != u64::from_le_bytes(sum) {
+        let (body, sum) = b.split_at(b.len() - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(WeightsError::Checksum);
         }
-        let w = b[HEADER..expected - 8]
-            .chunks_exact(4)
-            .map(|c| {
-                [
-                    i16::from_le_bytes([c[0], c[1]]),
-                    i16::from_le_bytes([c[2], c[3]]),
-                ]
-            })
-            .collect();
+        let pair = |c: &[u8]| {
+            [
+                i16::from_le_bytes([c[0], c[1]]),
+                i16::from_le_bytes([c[2], c[3]]),
+            ]
+        };
+        let body = &body[HEADER..];
+        let w = if version == 1 {
+            body.chunks_exact(4).map(pair).collect()
+        } else {
+            runs(body, set.count(), pair)?
+        };
         Ok(Weights::new(family, set, w))
     }
 
@@ -283,6 +318,54 @@ impl Weights {
         std::fs::write(path, self.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// Appends `n` as LEB128 (seven bits a byte, low first).
+fn leb128(b: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        b.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    b.push(n as u8);
+}
+
+/// Reads a LEB128 number at `*at` (at most five bytes).
+fn read_leb128(b: &[u8], at: &mut usize) -> Option<usize> {
+    let mut n = 0usize;
+    for shift in (0..35).step_by(7) {
+        let byte = *b.get(*at)?;
+        *at += 1;
+        n |= ((byte & 0x7F) as usize) << shift;
+        if byte < 0x80 {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// Decodes a version 2 body of `count` pairs.
+fn runs(
+    body: &[u8],
+    count: usize,
+    pair: impl Fn(&[u8]) -> [i16; 2],
+) -> Result<Vec<[i16; 2]>, WeightsError> {
+    let mut w = Vec::with_capacity(count);
+    let mut at = 0;
+    while at < body.len() {
+        let zeros = read_leb128(body, &mut at).ok_or(WeightsError::Runs)?;
+        let stored = read_leb128(body, &mut at).ok_or(WeightsError::Runs)?;
+        let bytes = stored.checked_mul(4).ok_or(WeightsError::Runs)?;
+        if w.len() + zeros + stored > count || body.len() - at < bytes {
+            return Err(WeightsError::Runs);
+        }
+        w.resize(w.len() + zeros, [0, 0]);
+        w.extend(body[at..at + bytes].chunks_exact(4).map(&pair));
+        at += bytes;
+    }
+    if w.len() != count {
+        return Err(WeightsError::Runs);
+    }
+    Ok(w)
 }
 
 /// The weight files built into the binary.
@@ -317,26 +400,82 @@ mod tests {
         sample_of(FeatureSet::Regions)
     }
 
+    /// Mostly zero pairs, in runs of every length up to a few hundred
+    /// and at both ends, as trained window tables are.
+    fn sparse_sample(set: FeatureSet) -> Weights {
+        let w = (0..set.count())
+            .map(|i| {
+                let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+                match x {
+                    0..=9 => [x as i16 - 5, 7],
+                    10..=14 => [0, -(x as i16)],
+                    _ => [0, 0],
+                }
+            })
+            .collect::<Vec<_>>();
+        let mut w = w;
+        w[0] = [0, 0];
+        *w.last_mut().unwrap() = [0, 0];
+        Weights::new(Family::International, set, w)
+    }
+
+    /// The version 1 image of `w`: every pair stored.
+    fn version1(w: &Weights) -> Vec<u8> {
+        let mut b = w.to_bytes()[..HEADER].to_vec();
+        b[8..10].copy_from_slice(&1u16.to_le_bytes());
+        for [o, e] in w.all() {
+            b.extend_from_slice(&o.to_le_bytes());
+            b.extend_from_slice(&e.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Recomputes the checksum of a patched image.
+    fn resum(b: &mut [u8]) {
+        let n = b.len() - 8;
+        let sum = fnv1a(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+    }
+
     #[test]
     fn round_trip() {
         for set in FeatureSet::ALL {
-            let w = sample_of(set);
-            assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+            for w in [sample_of(set), sparse_sample(set)] {
+                assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+                assert_eq!(Weights::from_bytes(&version1(&w)).unwrap(), w);
+            }
         }
+    }
+
+    #[test]
+    fn zero_pairs_are_not_stored() {
+        let w = sparse_sample(FeatureSet::Windows);
+        let zeros = w.all().iter().filter(|p| **p == [0, 0]).count();
+        assert!(zeros > w.all().len() / 2);
+        let stored = 4 * (w.all().len() - zeros);
+        let len = w.to_bytes().len();
+        assert!(len > HEADER + stored + 8);
+        assert!(len < version1(&w).len() / 4, "{len}");
     }
 
     #[test]
     fn a_file_whose_size_does_not_match_its_set_is_refused() {
         // A set 1 body under a set 2 header (and the count patched to
-        // match): truncated, not misread.
-        let mut b = sample().to_bytes();
-        b[12] = 2;
+        // match): refused, not misread, in either version.
         let n = (FeatureSet::Windows.count() as u32).to_le_bytes();
-        b[16..20].copy_from_slice(&n);
-        assert!(matches!(
-            Weights::from_bytes(&b),
-            Err(WeightsError::Truncated { .. })
-        ));
+        for (mut b, v1) in [(sample().to_bytes(), false), (version1(&sample()), true)] {
+            b[12] = 2;
+            b[16..20].copy_from_slice(&n);
+            resum(&mut b);
+            let e = Weights::from_bytes(&b);
+            if v1 {
+                assert!(matches!(e, Err(WeightsError::Truncated { .. })), "{e:?}");
+            } else {
+                assert_eq!(e, Err(WeightsError::Runs));
+            }
+        }
         // A set 2 header with set 1's count.
         let mut b = sample().to_bytes();
         b[12] = 2;
@@ -347,42 +486,76 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_do_not_add_up_are_refused() {
+        let good = sparse_sample(FeatureSet::Regions).to_bytes();
+        let body = good.len() - 8;
+        // One pair short: the last run dropped and the remainder not
+        // covered.
+        let mut b = good[..HEADER].to_vec();
+        leb128(&mut b, FeatureSet::Regions.count() - 1);
+        leb128(&mut b, 0);
+        b.extend_from_slice(&[0; 8]);
+        resum(&mut b);
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs));
+        // One pair too many.
+        let mut b = good[..HEADER].to_vec();
+        leb128(&mut b, FeatureSet::Regions.count() + 1);
+        leb128(&mut b, 0);
+        b.extend_from_slice(&[0; 8]);
+        resum(&mut b);
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs));
+        // A run cut in the middle of its pairs, and a count left open.
+        for cut in [body - 2, HEADER + 1] {
+            let mut b = good[..cut].to_vec();
+            b.extend_from_slice(&[0; 8]);
+            resum(&mut b);
+            assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs), "{cut}");
+        }
+        let mut b = good[..HEADER].to_vec();
+        b.extend_from_slice(&[0xFF; 6]);
+        b.extend_from_slice(&[0; 8]);
+        resum(&mut b);
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs));
+    }
+
+    #[test]
     fn corrupt_files_are_refused() {
-        let good = sample().to_bytes();
-        let mut b = good.clone();
-        b.truncate(good.len() - 1);
-        assert!(matches!(
-            Weights::from_bytes(&b),
-            Err(WeightsError::Truncated { .. })
-        ));
-        assert!(matches!(
-            Weights::from_bytes(&good[..10]),
-            Err(WeightsError::Truncated { .. })
-        ));
-        let mut b = good.clone();
-        b[0] = b'X';
-        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Magic));
-        let mut b = good.clone();
-        b[8] = 9;
-        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Version(9)));
-        let mut b = good.clone();
-        b[10] = 7;
-        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Family(7)));
-        let mut b = good.clone();
-        b[12] = 99;
-        assert!(matches!(
-            Weights::from_bytes(&b),
-            Err(WeightsError::FeatureSet(_))
-        ));
-        let mut b = good.clone();
-        b[16] ^= 1;
-        assert!(matches!(
-            Weights::from_bytes(&b),
-            Err(WeightsError::Dimensions { .. })
-        ));
-        let mut b = good.clone();
-        b[HEADER + 5] ^= 0x10;
-        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Checksum));
+        for good in [sample().to_bytes(), version1(&sample())] {
+            let mut b = good.clone();
+            b.truncate(good.len() - 1);
+            assert!(matches!(
+                Weights::from_bytes(&b),
+                Err(WeightsError::Truncated { .. } | WeightsError::Checksum)
+            ));
+            assert!(matches!(
+                Weights::from_bytes(&good[..10]),
+                Err(WeightsError::Truncated { .. })
+            ));
+            let mut b = good.clone();
+            b[0] = b'X';
+            assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Magic));
+            let mut b = good.clone();
+            b[8] = 9;
+            assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Version(9)));
+            let mut b = good.clone();
+            b[10] = 7;
+            assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Family(7)));
+            let mut b = good.clone();
+            b[12] = 99;
+            assert!(matches!(
+                Weights::from_bytes(&b),
+                Err(WeightsError::FeatureSet(_))
+            ));
+            let mut b = good.clone();
+            b[16] ^= 1;
+            assert!(matches!(
+                Weights::from_bytes(&b),
+                Err(WeightsError::Dimensions { .. })
+            ));
+            let mut b = good.clone();
+            b[HEADER + 5] ^= 0x10;
+            assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Checksum));
+        }
         assert!(Weights::from_bytes(&[]).is_err());
     }
 

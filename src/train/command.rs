@@ -21,11 +21,12 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Start from these weights (default: material values only); a file
-    /// of feature set 1 can start a set 2 model (its windows start at 0).
+    /// of an older feature set can start a model of a newer one (the
+    /// features it lacks start at 0).
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Feature set to learn: 1 (8-square regions) or 2 (and 12-square
-    /// windows), see docs/training.md.
+    /// Feature set to learn: 1 (8-square regions), 2 (and 12-square
+    /// windows) or 3 (and the centre band), see docs/training.md.
     #[arg(long, default_value = "2")]
     pub features: FeatureSet,
     #[arg(long, default_value_t = 20)]
