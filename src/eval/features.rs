@@ -21,6 +21,7 @@
 //! region is the negated, reversed index of its turned twin.
 
 use super::geometry::{ROW_OF_BIT, stopped};
+use super::windows::{self, AHEAD, CENTRE as BAND};
 use crate::board::bitboard::free_ray;
 use crate::board::{Bitboard, Color, Dir, Position, squares};
 
@@ -54,8 +55,8 @@ impl FeatureSet {
     pub const fn count(self) -> usize {
         match self {
             FeatureSet::Regions => COUNT,
-            FeatureSet::Windows => super::windows::END,
-            FeatureSet::Centre => super::windows::END_CENTRE,
+            FeatureSet::Windows => windows::END,
+            FeatureSet::Centre => windows::END_CENTRE,
         }
     }
 
@@ -262,19 +263,18 @@ fn visit<const WINDOWS: bool, const CENTRE: bool>(pos: &Position, mut f: impl Fn
             f(PATTERN + TABLE * t + (MIDDLE + fi) as usize, 1);
             f(PATTERN + TABLE * (15 - t) + (MIDDLE - ri) as usize, -1);
         }
-        use super::windows::{AHEAD, CENTRE as BAND, black, white};
         if WINDOWS && k == 0 {
-            white::<AHEAD>(fk, fwd[2], &mut f);
+            windows::white::<AHEAD>(fk, fwd[2], &mut f);
         }
         if WINDOWS && k == 3 {
-            black::<AHEAD>(rk, rev[2], &mut f);
+            windows::black::<AHEAD>(rk, rev[2], &mut f);
         }
         // The centre band: rows 2–7 are fields 1–3 from either side.
         if CENTRE && k == 1 {
-            white::<BAND>(fk, fwd[3], &mut f);
+            windows::white::<BAND>(fk, fwd[3], &mut f);
         }
         if CENTRE && k == 2 {
-            black::<BAND>(rk, rev[1], &mut f);
+            windows::black::<BAND>(rk, rev[1], &mut f);
         }
     }
 }

@@ -39,9 +39,9 @@ pub const END: usize = CENTRE;
 /// One past the last feature of set 3.
 pub const END_CENTRE: usize = CENTRE + TABLES * TABLE;
 
-/// White's windows of the band whose first table is `BASE`: `f01` holds the lanes of the
-/// band's first region row (its first two fields, `lo + 81 · hi`), `f2`
-/// the lanes of its third field, both biased.
+/// White's windows of the band whose first table is `BASE`: `f01` holds
+/// the lanes of the band's first region row (its first two fields,
+/// `lo + 81 · hi`), `f2` the lanes of its third field, both biased.
 #[inline(always)]
 pub(super) fn white<const BASE: usize>(f01: u64, f2: u64, f: &mut impl FnMut(usize, i32)) {
     for j in 0..TABLES {
@@ -50,8 +50,8 @@ pub(super) fn white<const BASE: usize>(f01: u64, f2: u64, f: &mut impl FnMut(usi
     }
 }
 
-/// Black's windows of the band whose first table is `BASE`, turned, into table j from lane
-/// 3 − j. `r34` holds the reversed lanes of the two fields nearest
+/// Black's windows of the band whose first table is `BASE`, turned:
+/// table j from lane 3 − j. `r34` holds the reversed lanes of the two fields nearest
 /// Black's side (`81 · lo + hi`), `r2` the reversed lanes of the third;
 /// turning the board reverses the digit order and swapping the colours
 /// negates the index.
