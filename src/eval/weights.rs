@@ -355,7 +355,8 @@ fn runs(
         let zeros = read_leb128(body, &mut at).ok_or(WeightsError::Runs)?;
         let stored = read_leb128(body, &mut at).ok_or(WeightsError::Runs)?;
         let bytes = stored.checked_mul(4).ok_or(WeightsError::Runs)?;
-        if w.len() + zeros + stored > count || body.len() - at < bytes {
+        let run = zeros.checked_add(stored).ok_or(WeightsError::Runs)?;
+        if run > count - w.len() || body.len() - at < bytes {
             return Err(WeightsError::Runs);
         }
         w.resize(w.len() + zeros, [0, 0]);
@@ -400,8 +401,9 @@ mod tests {
         sample_of(FeatureSet::Regions)
     }
 
-    /// Mostly zero pairs, in runs of every length up to a few hundred
-    /// and at both ends, as trained window tables are.
+    /// Mostly zero pairs, as trained window tables are: short runs
+    /// scattered by a hash, a run of 300 zero pairs and one of 200 stored
+    /// pairs (counts of more than one LEB128 byte), zeros at both ends.
     fn sparse_sample(set: FeatureSet) -> Weights {
         let w = (0..set.count())
             .map(|i| {
@@ -414,6 +416,8 @@ mod tests {
             })
             .collect::<Vec<_>>();
         let mut w = w;
+        w[1000..1300].fill([0, 0]);
+        w[2000..2200].fill([3, -1]);
         w[0] = [0, 0];
         *w.last_mut().unwrap() = [0, 0];
         Weights::new(Family::International, set, w)
@@ -504,7 +508,15 @@ mod tests {
         b.extend_from_slice(&[0; 8]);
         resum(&mut b);
         assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs));
-        // A run cut in the middle of its pairs, and a count left open.
+        // A run that claims two pairs and holds one.
+        let mut b = good[..HEADER].to_vec();
+        leb128(&mut b, 0);
+        leb128(&mut b, 2);
+        b.extend_from_slice(&[1, 0, 0, 0]);
+        b.extend_from_slice(&[0; 8]);
+        resum(&mut b);
+        assert_eq!(Weights::from_bytes(&b), Err(WeightsError::Runs));
+        // The last run dropped, and a count left open.
         for cut in [body - 2, HEADER + 1] {
             let mut b = good[..cut].to_vec();
             b.extend_from_slice(&[0; 8]);

@@ -39,27 +39,28 @@ pub const END: usize = CENTRE;
 /// One past the last feature of set 3.
 pub const END_CENTRE: usize = CENTRE + TABLES * TABLE;
 
-/// White's windows of the band whose first table is `BASE`: `f01` holds
+/// White's windows of the band whose first table is `BASE`: `near` holds
 /// the lanes of the band's first region row (its first two fields,
-/// `lo + 81 · hi`), `f2` the lanes of its third field, both biased.
+/// `lo + 81 · hi`), `third` the lanes of its third field, both biased.
 #[inline(always)]
-pub(super) fn white<const BASE: usize>(f01: u64, f2: u64, f: &mut impl FnMut(usize, i32)) {
+pub(super) fn white<const BASE: usize>(near: u64, third: u64, f: &mut impl FnMut(usize, i32)) {
     for j in 0..TABLES {
-        let idx = lane(f01, j) - BIASED_ZERO + 6561 * (lane(f2, j) - FIELD_ZERO);
+        let idx = lane(near, j) - BIASED_ZERO + 6561 * (lane(third, j) - FIELD_ZERO);
         f(BASE + TABLE * j + (MIDDLE + idx) as usize, 1);
     }
 }
 
 /// Black's windows of the band whose first table is `BASE`, turned:
-/// table j from lane 3 − j. `r34` holds the reversed lanes of the two fields nearest
-/// Black's side (`81 · lo + hi`), `r2` the reversed lanes of the third;
+/// table j from lane 3 − j. `near` holds the reversed lanes of the two fields
+/// nearest Black's side (`81 · lo + hi`), `third` the reversed lanes of
+/// the next;
 /// turning the board reverses the digit order and swapping the colours
 /// negates the index.
 #[inline(always)]
-pub(super) fn black<const BASE: usize>(r34: u64, r2: u64, f: &mut impl FnMut(usize, i32)) {
+pub(super) fn black<const BASE: usize>(near: u64, third: u64, f: &mut impl FnMut(usize, i32)) {
     for j in 0..TABLES {
         let g = TABLES - 1 - j;
-        let idx = lane(r34, g) - BIASED_ZERO + 6561 * (lane(r2, g) - FIELD_ZERO);
+        let idx = lane(near, g) - BIASED_ZERO + 6561 * (lane(third, g) - FIELD_ZERO);
         f(BASE + TABLE * j + (MIDDLE - idx) as usize, -1);
     }
 }
