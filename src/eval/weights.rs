@@ -17,8 +17,8 @@
 //! | body | the weights, i16, per feature its opening then its ending weight |
 //! | 8 | FNV-1a 64 checksum of every byte before it |
 //!
-//! Version 1's body holds every pair. Version 2's, written since feature
-//! set 3, skips the pairs that are both 0 (most window weights: a table
+//! Version 1's body holds every pair. Version 2's, which this build
+//! writes for every set, skips the pairs that are both 0 (most window weights: a table
 //! entry no training position reached): it is a list of runs, each a
 //! LEB128 count of zero pairs, a LEB128 count of stored pairs and those
 //! pairs, until every feature is covered.
@@ -232,9 +232,8 @@ impl Weights {
             let stored = rest[zeros..].iter().take_while(|p| !zero(p)).count();
             leb128(&mut b, zeros);
             leb128(&mut b, stored);
-            for [o, e] in &rest[zeros..zeros + stored] {
-                b.extend_from_slice(&o.to_le_bytes());
-                b.extend_from_slice(&e.to_le_bytes());
+            for p in &rest[zeros..zeros + stored] {
+                put_pair(&mut b, p);
             }
             rest = &rest[zeros + stored..];
         }
@@ -284,17 +283,11 @@ impl Weights {
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(WeightsError::Checksum);
         }
-        let pair = |c: &[u8]| {
-            [
-                i16::from_le_bytes([c[0], c[1]]),
-                i16::from_le_bytes([c[2], c[3]]),
-            ]
-        };
         let body = &body[HEADER..];
         let w = if version == 1 {
-            body.chunks_exact(4).map(pair).collect()
+            body.chunks_exact(4).map(get_pair).collect()
         } else {
-            runs(body, set.count(), pair)?
+            runs(body, set.count())?
         };
         Ok(Weights::new(family, set, w))
     }
@@ -318,6 +311,20 @@ impl Weights {
         std::fs::write(path, self.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// Appends a weight pair: opening then ending, i16 little-endian.
+fn put_pair(b: &mut Vec<u8>, [o, e]: &[i16; 2]) {
+    b.extend_from_slice(&o.to_le_bytes());
+    b.extend_from_slice(&e.to_le_bytes());
+}
+
+/// Reads the weight pair in the first four bytes of `c`.
+fn get_pair(c: &[u8]) -> [i16; 2] {
+    [
+        i16::from_le_bytes([c[0], c[1]]),
+        i16::from_le_bytes([c[2], c[3]]),
+    ]
 }
 
 /// Appends `n` as LEB128 (seven bits a byte, low first).
@@ -344,11 +351,7 @@ fn read_leb128(b: &[u8], at: &mut usize) -> Option<usize> {
 }
 
 /// Decodes a version 2 body of `count` pairs.
-fn runs(
-    body: &[u8],
-    count: usize,
-    pair: impl Fn(&[u8]) -> [i16; 2],
-) -> Result<Vec<[i16; 2]>, WeightsError> {
+fn runs(body: &[u8], count: usize) -> Result<Vec<[i16; 2]>, WeightsError> {
     let mut w = Vec::with_capacity(count);
     let mut at = 0;
     while at < body.len() {
@@ -360,7 +363,7 @@ fn runs(
             return Err(WeightsError::Runs);
         }
         w.resize(w.len() + zeros, [0, 0]);
-        w.extend(body[at..at + bytes].chunks_exact(4).map(&pair));
+        w.extend(body[at..at + bytes].chunks_exact(4).map(get_pair));
         at += bytes;
     }
     if w.len() != count {
@@ -405,7 +408,7 @@ mod tests {
     /// scattered by a hash, a run of 300 zero pairs and one of 200 stored
     /// pairs (counts of more than one LEB128 byte), zeros at both ends.
     fn sparse_sample(set: FeatureSet) -> Weights {
-        let w = (0..set.count())
+        let mut w: Vec<_> = (0..set.count())
             .map(|i| {
                 let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
                 match x {
@@ -414,8 +417,7 @@ mod tests {
                     _ => [0, 0],
                 }
             })
-            .collect::<Vec<_>>();
-        let mut w = w;
+            .collect();
         w[1000..1300].fill([0, 0]);
         w[2000..2200].fill([3, -1]);
         w[0] = [0, 0];
@@ -427,9 +429,8 @@ mod tests {
     fn version1(w: &Weights) -> Vec<u8> {
         let mut b = w.to_bytes()[..HEADER].to_vec();
         b[8..10].copy_from_slice(&1u16.to_le_bytes());
-        for [o, e] in w.all() {
-            b.extend_from_slice(&o.to_le_bytes());
-            b.extend_from_slice(&e.to_le_bytes());
+        for p in w.all() {
+            put_pair(&mut b, p);
         }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
