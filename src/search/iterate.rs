@@ -79,7 +79,6 @@ impl<V: Variant> Worker<'_, V> {
             ply: 0,
             rep_start: 0,
             probcut: true,
-            cut: false,
         };
         for i in 0..st.moves.len() {
             let mv = st.moves[i];

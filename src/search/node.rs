@@ -24,9 +24,6 @@ pub struct Node {
     /// False inside a ProbCut verification search (and its subtree): no
     /// nested ProbCut there.
     pub probcut: bool,
-    /// Expected to fail high (a cut node): a null-window node whose
-    /// parent expects it to refute the move that led to it.
-    pub cut: bool,
 }
 
 impl Node {

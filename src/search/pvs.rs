@@ -180,7 +180,7 @@ impl<V: Variant> Worker<'_, V> {
             };
             let child = self.child(node, &mv);
             let d = depth + (Some(idx) == extended) as i32;
-            let score = self.search_move(node, &child, i, alpha, beta, d, r);
+            let score = self.search_move(&child, i, alpha, beta, d, r);
             self.keys.pop();
             if self.stopped {
                 return None;
@@ -227,13 +227,8 @@ impl<V: Variant> Worker<'_, V> {
         let mut r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
         if pv_node {
             r -= 1;
-        } else {
-            if self.ordering.history_of(&node.pos, mv) < 0 {
-                r += 1;
-            }
-            if node.cut {
-                r += P.lmr_cut;
-            }
+        } else if self.ordering.history_of(&node.pos, mv) < 0 {
+            r += 1;
         }
         let r = r.clamp(1, depth - 1);
         if P.lmr_offers > 0 && self.offers_capture(node, mv) {
@@ -243,16 +238,13 @@ impl<V: Variant> Worker<'_, V> {
         }
     }
 
-    /// The search of the `i`-th move's `child` of `node`: the first in the
-    /// full window; a later one with a null window at the reduced depth,
-    /// again at full depth if it beats alpha, and in the full window if it
-    /// lands inside it. The child of a cut node's first move is an all
-    /// node; a reduced child is expected to refute its move (a cut node).
+    /// The search of the `i`-th move's `child`: the first in the full
+    /// window; a later one with a null window at the reduced depth, again
+    /// at full depth if it beats alpha, and in the full window if it lands
+    /// inside it.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn search_move(
         &mut self,
-        node: &Node,
         child: &Node,
         i: usize,
         alpha: Score,
@@ -260,21 +252,12 @@ impl<V: Variant> Worker<'_, V> {
         depth: i32,
         r: i32,
     ) -> Score {
-        let pv_node = beta - alpha > 1;
         if i == 0 {
-            let child = Node {
-                cut: !pv_node && !node.cut,
-                ..*child
-            };
-            return -self.search(&child, -beta, -alpha, depth - 1);
+            return -self.search(child, -beta, -alpha, depth - 1);
         }
         let mut score = -self.search(child, -alpha - 1, -alpha, depth - 1 - r);
         if score > alpha && r > 0 {
-            let child = Node {
-                cut: !node.cut,
-                ..*child
-            };
-            score = -self.search(&child, -alpha - 1, -alpha, depth - 1);
+            score = -self.search(child, -alpha - 1, -alpha, depth - 1);
         }
         if score > alpha && score < beta {
             score = -self.search(child, -beta, -alpha, depth - 1);

@@ -60,8 +60,6 @@ params! {
     /// capture (an exchange offer or a sacrifice) is reduced this many
     /// plies less (0: like any quiet move).
     lmr_offers: i32 = 0;
-    /// Late move reductions: extra plies at an expected cut node (0: none).
-    lmr_cut: i32 = 0;
     /// Late move pruning: deepest remaining depth at which a null-window
     /// node skips its late quiet moves (0 off).
     lmp_depth: i32 = 0;

@@ -308,7 +308,6 @@ impl<'a, V: Variant> Worker<'a, V> {
             ply: node.ply + 1,
             rep_start,
             probcut: node.probcut,
-            cut: true,
         }
     }
 }
