@@ -18,10 +18,10 @@
 //! | 8 | FNV-1a 64 checksum of every byte before it |
 //!
 //! Version 1's body holds every pair. Version 2's, which this build
-//! writes for every set, skips the pairs that are both 0 (most window weights: a table
-//! entry no training position reached): it is a list of runs, each a
-//! LEB128 count of zero pairs, a LEB128 count of stored pairs and those
-//! pairs, until every feature is covered.
+//! writes for every set, skips the pairs that are both 0 (most window
+//! weights: a table entry no training position reached): it is a list of
+//! runs, each a LEB128 count of zero pairs, a LEB128 count of stored
+//! pairs and those pairs, until every feature is covered.
 
 use super::features::FeatureSet;
 use crate::variant::VariantKind;

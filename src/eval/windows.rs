@@ -51,11 +51,10 @@ pub(super) fn white<const BASE: usize>(near: u64, third: u64, f: &mut impl FnMut
 }
 
 /// Black's windows of the band whose first table is `BASE`, turned:
-/// table j from lane 3 − j. `near` holds the reversed lanes of the two fields
-/// nearest Black's side (`81 · lo + hi`), `third` the reversed lanes of
-/// the next;
-/// turning the board reverses the digit order and swapping the colours
-/// negates the index.
+/// table j from lane 3 − j. `near` holds the reversed lanes of the two
+/// fields nearest Black's side (`81 · lo + hi`), `third` the reversed
+/// lanes of the next; turning the board reverses the digit order and
+/// swapping the colours negates the index.
 #[inline(always)]
 pub(super) fn black<const BASE: usize>(near: u64, third: u64, f: &mut impl FnMut(usize, i32)) {
     for j in 0..TABLES {

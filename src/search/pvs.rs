@@ -207,7 +207,8 @@ impl<V: Variant> Worker<'_, V> {
     }
 
     /// True if the quiet move `mv` leaves the opponent a capture: a
-    /// sacrifice or an exchange offer, which late move pruning keeps.
+    /// sacrifice or an exchange offer, which late move pruning keeps (and
+    /// `lmr_offers` reduces less).
     #[inline]
     fn offers_capture(&self, node: &Node, mv: &Move) -> bool {
         movegen::has_capture::<V>(&node.pos.play::<V>(mv))
@@ -216,7 +217,8 @@ impl<V: Variant> Worker<'_, V> {
     /// Late move reduction of the quiet move `mv`, tried at index `i` (0 is
     /// the first): from index 2 (3 in PV nodes) at depth ≥ 3 (the `lmr_*`
     /// tune parameters), by the table, one ply less in PV nodes, one more
-    /// for a move with a bad history.
+    /// for a move with a bad history; `lmr_offers` plies less (off by
+    /// default) for a move that offers a capture.
     #[inline]
     fn reduction(&self, node: &Node, mv: &Move, i: usize, depth: i32, pv_node: bool) -> i32 {
         let first = if pv_node { P.lmr_first_pv } else { P.lmr_first };
