@@ -75,12 +75,14 @@ fn frisian_two_kings_win_by_force_with_distance() {
 
 #[test]
 fn repetition_of_a_game_position_is_a_draw() {
-    // White is a king behind; the game already went 45-40 6-1 40-45 1-6,
-    // so 45-40 now repeats a position: the search takes the draw.
+    // White is a man behind; the game already went 45-40 6-1 40-45 1-6,
+    // so 45-40 now repeats a position: the search takes the draw. Without
+    // that history White is clearly worse (how much is the evaluation's
+    // business), so the draw is a real choice.
     let f = "W:WK45,36:BK6,3,4";
     let fresh = game(VariantKind::International, f, "");
     let (_, s_fresh) = search(&fresh, 8);
-    assert!(s_fresh < -50, "{s_fresh}");
+    assert!(s_fresh < -20, "{s_fresh}");
     let g = game(VariantKind::International, f, "45-40 6-1 40-45 1-6");
     let (best, s) = search(&g, 8);
     assert_eq!(s, 0);
